@@ -1,0 +1,20 @@
+import { notFound } from "next/navigation";
+import { ConversationView } from "@/components/conversation/conversation-view";
+import { getConversation } from "@/lib/conversations/list-conversations";
+import { listMessages } from "@/lib/conversations/list-messages";
+import { conversationIdSchema } from "@/lib/conversations/message-input";
+import { getRuntime } from "@/lib/runtime/runtime";
+import { requireCurrentUser } from "@/lib/session/current-user";
+import { postMessageAction } from "../../actions";
+
+export default async function ConversationPage({ params }: { params: Promise<{ conversationId: string }> }) {
+  const { conversationId } = await params;
+  if (!conversationIdSchema.safeParse(conversationId).success) notFound();
+  const user = await requireCurrentUser();
+  const { db } = await getRuntime();
+  // A conversation the user is not in looks the same as one that does not exist.
+  const conversation = await getConversation(db.prisma, { userId: user.id, conversationId });
+  if (!conversation) notFound();
+  const initialPage = await listMessages(db.prisma, { userId: user.id, conversationId });
+  return <ConversationView key={conversation.id} conversation={conversation} initialPage={initialPage} postMessage={postMessageAction} />;
+}

@@ -1,0 +1,92 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import type { ErrorPayload } from "@/lib/errors/app-error";
+
+type AuthAction = (input: Record<string, string>) => Promise<{ data: unknown } | { error: ErrorPayload }>;
+
+const copy = {
+  "sign-in": { title: "Sign in", submit: "Sign in", other: "New to Chorus?", otherLink: "Create an account", otherHref: "/sign-up" },
+  "sign-up": { title: "Create your account", submit: "Create account", other: "Already have an account?", otherLink: "Sign in", otherHref: "/sign-in" },
+} as const;
+
+export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action: AuthAction }) {
+  const router = useRouter();
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const [busy, setBusy] = useState(false);
+  const text = copy[mode];
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const input = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
+    const result = await action(input).catch(() => ({ error: { code: "internal", message: "Could not reach Chorus. Check your connection." } as ErrorPayload }));
+    if ("error" in result) {
+      setError(result.error);
+      setBusy(false);
+      return;
+    }
+    router.replace("/");
+    router.refresh();
+  };
+
+  const fieldError = (name: string) => error?.fields?.[name];
+  const formError = error && !error.fields ? error.message : null;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <h1 className="text-xl font-semibold">{text.title}</h1>
+      {mode === "sign-up" && <Field name="name" label="Name" autoComplete="name" error={fieldError("name")} />}
+      <Field name="email" label="Email" type="email" autoComplete="email" error={fieldError("email")} />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
+        error={fieldError("password")}
+      />
+      {formError && (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+          {formError}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={busy}
+        className="w-full rounded-lg bg-brand-600 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+      >
+        {busy ? "Please wait…" : text.submit}
+      </button>
+      <p className="text-center text-sm text-slate-600 dark:text-slate-400">
+        {text.other}{" "}
+        <Link href={text.otherHref} className="font-semibold text-brand-600 hover:underline">
+          {text.otherLink}
+        </Link>
+      </p>
+    </form>
+  );
+}
+
+function Field({ name, label, error, ...input }: { name: string; label: string; error?: string; type?: string; autoComplete?: string }) {
+  const errorId = `${name}-error`;
+  return (
+    <label className="block">
+      <span className="mb-1 block text-sm font-medium">{label}</span>
+      <input
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 outline-none focus:border-brand-500 aria-invalid:border-red-500 dark:border-slate-700 dark:bg-slate-950"
+        {...input}
+      />
+      {error && (
+        <span id={errorId} className="mt-1 block text-sm text-red-600 dark:text-red-400">
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}

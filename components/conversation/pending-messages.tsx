@@ -1,0 +1,34 @@
+import type { PendingMessage } from "@/hooks/use-send-message";
+
+export function PendingMessages({
+  pending,
+  onRetry,
+  onDiscard,
+}: {
+  pending: PendingMessage[];
+  onRetry: (clientId: string) => void;
+  onDiscard: (clientId: string) => void;
+}) {
+  return (
+    <>
+      {pending.map((item) => (
+        <li key={item.clientId} className="px-4 py-2 pl-16" aria-live="polite">
+          <p className="whitespace-pre-wrap break-words text-slate-500">{item.content}</p>
+          {item.status === "sending" ? (
+            <p className="text-xs text-slate-400">Sending…</p>
+          ) : (
+            <p className="flex items-center gap-3 text-xs text-red-600 dark:text-red-400" role="alert">
+              {item.error ?? "Not sent."}
+              <button type="button" className="font-semibold underline" onClick={() => onRetry(item.clientId)}>
+                Retry
+              </button>
+              <button type="button" className="underline" onClick={() => onDiscard(item.clientId)}>
+                Discard
+              </button>
+            </p>
+          )}
+        </li>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+"use client";
+
+import { useState } from "react";
+import type { SessionUser } from "@/lib/auth/session-user";
+import { Avatar, colourFor } from "@/components/ui/avatar";
+
+export function UserMenu({ user, signOut }: { user: SessionUser; signOut: (input: unknown) => Promise<unknown> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="relative border-t border-slate-200 p-2 dark:border-slate-800">
+      <button
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((value) => !value)}
+        className="flex w-full items-center gap-2 rounded-md p-2 text-left hover:bg-slate-200 dark:hover:bg-slate-800"
+      >
+        <Avatar name={user.name} colour={colourFor(user.id)} size="sm" />
+        <span className="min-w-0 flex-1">
+          <span className="block truncate text-sm font-semibold">{user.name}</span>
+          <span className="block truncate text-xs text-slate-500">{user.role}</span>
+        </span>
+      </button>
+      {open && (
+        <div role="menu" className="absolute bottom-full left-2 right-2 mb-1 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          <p className="truncate px-3 py-1.5 text-xs text-slate-500">{user.email}</p>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => void signOut(undefined)}
+            className="block w-full rounded-md px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
+            Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

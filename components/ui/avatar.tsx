@@ -1,0 +1,25 @@
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length > 1 ? `${parts[0]![0]}${parts.at(-1)![0]}` : (parts[0]?.slice(0, 2) ?? "?");
+  return letters.toUpperCase();
+}
+
+/** Users get a colour derived from their id so the same person always looks the same. */
+export function colourFor(id: string): string {
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) | 0;
+  return `hsl(${Math.abs(hash) % 360} 55% 45%)`;
+}
+
+export function Avatar({ name, colour, size = "md" }: { name: string; colour: string; size?: "sm" | "md" }) {
+  const dimension = size === "sm" ? "h-7 w-7 text-[11px]" : "h-9 w-9 text-xs";
+  return (
+    <span
+      aria-hidden="true"
+      className={`${dimension} inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-white`}
+      style={{ backgroundColor: colour }}
+    >
+      {initials(name)}
+    </span>
+  );
+}

@@ -1,0 +1,3 @@
+export const queryKeys = {
+  messages: (conversationId: string) => ["conversation", conversationId, "messages"] as const,
+};

@@ -1,0 +1,72 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
+import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { ErrorPayload } from "@/lib/errors/app-error";
+import { newClientId } from "./client-id";
+import { addMessagesToCache } from "./use-conversation-messages";
+
+export type PostMessageAction = (input: {
+  conversationId: string;
+  clientId: string;
+  content: string;
+}) => Promise<{ data: MessageDto } | { error: ErrorPayload }>;
+
+export interface PendingMessage {
+  clientId: string;
+  content: string;
+  status: "sending" | "failed";
+  error?: string;
+}
+
+/**
+ * Optimistic sending: the message shows at once as pending; a failure keeps it with a Retry
+ * that resends the same clientId, so a send that did reach the server is never doubled.
+ */
+export function useSendMessage(conversationId: string, postMessage: PostMessageAction) {
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<PendingMessage[]>([]);
+
+  const update = (clientId: string, change: Partial<PendingMessage> | null) =>
+    setPending((list) =>
+      change === null ? list.filter((item) => item.clientId !== clientId) : list.map((item) => (item.clientId === clientId ? { ...item, ...change } : item)),
+    );
+
+  const deliver = useCallback(
+    async (clientId: string, content: string) => {
+      try {
+        const result = await postMessage({ conversationId, clientId, content });
+        if ("error" in result) return update(clientId, { status: "failed", error: result.error.message });
+        addMessagesToCache(queryClient, conversationId, [result.data]);
+        update(clientId, null);
+      } catch {
+        update(clientId, { status: "failed", error: "Not sent: the connection failed." });
+      }
+    },
+    [conversationId, postMessage, queryClient],
+  );
+
+  const send = useCallback(
+    (content: string) => {
+      const clientId = newClientId();
+      setPending((list) => [...list, { clientId, content, status: "sending" }]);
+      void deliver(clientId, content);
+    },
+    [deliver],
+  );
+
+  const retry = useCallback(
+    (clientId: string) => {
+      const item = pending.find((candidate) => candidate.clientId === clientId);
+      if (!item) return;
+      update(clientId, { status: "sending", error: undefined });
+      void deliver(clientId, item.content);
+    },
+    [deliver, pending],
+  );
+
+  const discard = useCallback((clientId: string) => update(clientId, null), []);
+
+  return { pending, send, retry, discard };
+}

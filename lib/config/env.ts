@@ -1,0 +1,37 @@
+import path from "node:path";
+import { z } from "zod";
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .pipe(z.url().optional())
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Public origin of the app; sockets and auth requests from other origins are refused. */
+  APP_URL: optionalUrl,
+  DATA_DIR: z.string().default(".data"),
+  DATABASE_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: optionalUrl,
+  /** Set to "false" to skip seeding demo data into a new embedded database. */
+  SEED_DEMO: z.enum(["true", "false"]).default("true"),
+});
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string };
+
+/** Parses process.env once; a bad value stops start-up with the variable's name and the problem. */
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+}

@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+/**
+ * What each message says about where it came from (seed 000's MessageMetadata). Kept as
+ * structured fields so a handoff summary or a tool result is never flattened into text that
+ * the next model would imitate.
+ */
+export const messageMetadataSchema = z.object({
+  agentId: z.string().optional(),
+  agentDisplayName: z.string().optional(),
+  isHandoffSummary: z.boolean().default(false),
+  isToolResult: z.boolean().default(false),
+  toolName: z.string().optional(),
+  timestamp: z.string(),
+});
+
+export type MessageMetadata = z.infer<typeof messageMetadataSchema>;
+
+export function userMessageMetadata(at: Date): MessageMetadata {
+  return { isHandoffSummary: false, isToolResult: false, timestamp: at.toISOString() };
+}

@@ -1,0 +1,54 @@
+/**
+ * The one error type that crosses a boundary (server action result, HTTP response, socket ack).
+ * Its message is written for the person who sees it; anything else is logged and reported
+ * as `internal` without details.
+ */
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "rate_limited"
+  | "internal";
+
+const statusByCode: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  internal: 500,
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** Per-field messages for forms, keyed by field name. */
+  readonly fields?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.fields = fields;
+  }
+
+  get status(): number {
+    return statusByCode[this.code];
+  }
+}
+
+/** What a client receives: `{ error }` with a code, a message and optional field errors. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+export function toErrorPayload(error: unknown): ErrorPayload {
+  if (error instanceof AppError) {
+    return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
+  }
+  return { code: "internal", message: "Something went wrong on our side. Please try again." };
+}

@@ -1,0 +1,25 @@
+import type { Prisma } from "@/lib/db/open-database";
+
+/**
+ * Every new account joins the default (oldest) project as a member and the project's global
+ * channels, so a person who signs up can start talking at once.
+ */
+export async function joinDefaultProject(prisma: Prisma, { userId }: { userId: string }): Promise<void> {
+  const project = await prisma.project.findFirst({ orderBy: { createdAt: "asc" }, select: { id: true } });
+  if (!project) return;
+  const channels = await prisma.conversation.findMany({
+    where: { projectId: project.id, key: "global" },
+    select: { id: true },
+  });
+  await prisma.$transaction([
+    prisma.membership.upsert({
+      where: { projectId_userId: { projectId: project.id, userId } },
+      create: { projectId: project.id, userId },
+      update: {},
+    }),
+    prisma.participant.createMany({
+      data: channels.map((channel) => ({ conversationId: channel.id, userId })),
+      skipDuplicates: true,
+    }),
+  ]);
+}

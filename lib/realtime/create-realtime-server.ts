@@ -1,0 +1,134 @@
+import type { Server as HttpServer } from "node:http";
+import { Server, type Socket } from "socket.io";
+import { z } from "zod";
+import type { SessionUser } from "@/lib/auth/session-user";
+import { assertParticipant } from "@/lib/conversations/assert-participant";
+import { conversationIdSchema } from "@/lib/conversations/message-input";
+import { listMessagesSince } from "@/lib/conversations/list-messages";
+import type { Prisma } from "@/lib/db/open-database";
+import { AppError, toErrorPayload } from "@/lib/errors/app-error";
+import { isAllowedOrigin, requestOrigin } from "@/lib/http/origin";
+import { log } from "@/lib/log/logger";
+import {
+  conversationRoom,
+  userRoom,
+  type Ack,
+  type ClientToServerEvents,
+  type InterServerEvents,
+  type ServerToClientEvents,
+  type SocketData,
+} from "./events";
+import type { RealtimePublisher } from "./publisher";
+
+export interface RealtimeDeps {
+  prisma: Prisma;
+  /** Resolves the session cookie in a handshake's headers. */
+  getSessionUser(headers: Headers): Promise<SessionUser | null>;
+  /** Origins allowed besides the server's own (APP_URL behind a proxy). */
+  allowedOrigins: string[];
+}
+
+export type ChorusServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export interface RealtimeServer {
+  io: ChorusServer;
+  publisher: RealtimePublisher;
+  close(): Promise<void>;
+}
+
+const joinSchema = z.object({ conversationId: conversationIdSchema });
+const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0) });
+
+export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps): RealtimeServer {
+  const io: ChorusServer = new Server(httpServer, { serveClient: false });
+
+  io.use(async (socket, next) => {
+    const headers = socket.handshake.headers;
+    if (!isAllowedOrigin(headers.origin, requestOrigin(headers), deps.allowedOrigins)) {
+      log.warn("socket refused: foreign origin", { origin: headers.origin });
+      return next(connectError("forbidden", "Connections from this site are not allowed."));
+    }
+    try {
+      const user = await deps.getSessionUser(toHeaders(headers));
+      if (!user) return next(connectError("unauthorized", "You are signed out. Sign in again to get live updates."));
+      socket.data.user = user;
+      next();
+    } catch (error) {
+      log.error("socket session lookup failed", { error });
+      next(connectError("internal", "Live updates are unavailable right now. Retrying…"));
+    }
+  });
+
+  io.on("connection", (socket) => {
+    void socket.join(userRoom(socket.data.user.id));
+    registerHandlers(socket, deps);
+  });
+
+  const publisher: RealtimePublisher = {
+    messageCreated: (message) => io.to(conversationRoom(message.conversationId)).emit("message:created", message),
+    status: () => ({ state: "up", connections: io.engine.clientsCount }),
+  };
+
+  return {
+    io,
+    publisher,
+    close: () => new Promise<void>((resolve) => void io.close(() => resolve())),
+  };
+}
+
+function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps): void {
+  const userId = socket.data.user.id;
+
+  handle(socket, "conversation:join", joinSchema, async ({ conversationId }) => {
+    await assertParticipant(deps.prisma, { userId, conversationId });
+    await socket.join(conversationRoom(conversationId));
+    return { conversationId };
+  });
+
+  handle(socket, "conversation:leave", joinSchema, async ({ conversationId }) => {
+    await socket.leave(conversationRoom(conversationId));
+    return { conversationId };
+  });
+
+  handle(socket, "sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
+}
+
+/**
+ * Validates the payload, runs the handler and acknowledges `{ data }` or `{ error }`.
+ * A malformed payload or a missing ack callback never throws out of the socket.
+ */
+function handle<Event extends keyof ClientToServerEvents, Input, Output>(
+  socket: ChorusSocket,
+  event: Event,
+  schema: z.ZodType<Input>,
+  run: (input: Input) => Promise<Output>,
+): void {
+  socket.on(event, (async (payload: unknown, ack: unknown) => {
+    const reply = typeof ack === "function" ? (ack as (result: Ack<Output>) => void) : () => undefined;
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      reply({ error: toErrorPayload(new AppError("bad_request", `Invalid ${event} payload: ${parsed.error.issues[0]?.message ?? "malformed"}`)) });
+      return;
+    }
+    try {
+      reply({ data: await run(parsed.data) });
+    } catch (error) {
+      if (!(error instanceof AppError)) log.error("socket handler failed", { event, userId: socket.data.user.id, error });
+      reply({ error: toErrorPayload(error) });
+    }
+  }) as never);
+}
+
+function connectError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { data: { code } });
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { createAuth, type Auth } from "@/lib/auth/create-auth";
+import { readEnv, type Env } from "@/lib/config/env";
+import { databaseTarget } from "@/lib/db/database-target";
+import { openDatabase, type Database } from "@/lib/db/open-database";
+import { log } from "@/lib/log/logger";
+import { joinDefaultProject } from "@/lib/projects/join-default-project";
+import { noopPublisher, type RealtimePublisher } from "@/lib/realtime/publisher";
+import { seedDemo } from "@/lib/seed/seed-demo";
+
+/**
+ * The process-wide services. server.ts creates them before listening; route handlers and
+ * server actions, which Next bundles as separate module instances, reach the same object
+ * through globalThis.
+ */
+export interface Runtime {
+  env: Env;
+  db: Database;
+  auth: Auth;
+  /** Replaced by server.ts once Socket.IO is attached. */
+  realtime: RealtimePublisher;
+}
+
+const globalKey = Symbol.for("chorus.runtime");
+type GlobalWithRuntime = typeof globalThis & { [globalKey]?: Promise<Runtime> };
+
+export function getRuntime(): Promise<Runtime> {
+  const holder = globalThis as GlobalWithRuntime;
+  holder[globalKey] ??= openDatabase(databaseTarget(readEnv())).then((db) => assembleRuntime(readEnv(), db));
+  return holder[globalKey];
+}
+
+/** server.ts opens the database itself (to fail fast, before Next starts) and hands it over here. */
+export function initRuntime(env: Env, db: Database): Promise<Runtime> {
+  const holder = globalThis as GlobalWithRuntime;
+  holder[globalKey] = assembleRuntime(env, db);
+  return holder[globalKey];
+}
+
+/** For tests: build a runtime around a database they opened. */
+export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
+  const auth = createAuth({
+    prisma: db.prisma,
+    secret,
+    baseURL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+    trustedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
+    onUserCreated: (user) => joinDefaultProject(db.prisma, { userId: user.id }),
+  });
+  return { env, db, auth, realtime: noopPublisher };
+}
+
+async function assembleRuntime(env: Env, db: Database): Promise<Runtime> {
+  const runtime = createRuntimeFor(db, env, authSecret(env));
+  if (db.engine === "pglite" && env.SEED_DEMO === "true") {
+    await seedDemo({ prisma: db.prisma, auth: runtime.auth });
+  }
+  log.info("database ready", { engine: db.engine });
+  return runtime;
+}
+
+/** AUTH_SECRET, or one generated once and kept in the data directory so sessions survive restarts. */
+function authSecret(env: Env): string {
+  if (env.AUTH_SECRET) return env.AUTH_SECRET;
+  const file = path.join(env.dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (env.NODE_ENV === "production" && env.DATABASE_URL) {
+    throw new Error("AUTH_SECRET is required in production with DATABASE_URL (32+ random characters, shared by every node).");
+  }
+  mkdirSync(env.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export async function closeRuntime(): Promise<void> {
+  const holder = globalThis as GlobalWithRuntime;
+  const pending = holder[globalKey];
+  if (!pending) return;
+  delete holder[globalKey];
+  const runtime = await pending.catch(() => undefined);
+  await runtime?.db.close();
+}
+

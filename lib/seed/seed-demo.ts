@@ -1,0 +1,48 @@
+import type { Auth } from "@/lib/auth/create-auth";
+import type { Prisma } from "@/lib/db/open-database";
+import { log } from "@/lib/log/logger";
+import { DEMO_PASSWORD, demoAgents, demoChannels, demoProject, demoUsers } from "./demo-data";
+
+/**
+ * Creates the demo project, users, agents and channels. Idempotent: an existing demo project
+ * means the seed has run, and nothing is written.
+ */
+export async function seedDemo({ prisma, auth }: { prisma: Prisma; auth: Auth }): Promise<{ seeded: boolean }> {
+  if (await prisma.project.findUnique({ where: { slug: demoProject.slug } })) return { seeded: false };
+
+  const project = await prisma.project.create({ data: demoProject });
+  const agents = await Promise.all(
+    demoAgents.map((agent) =>
+      prisma.agent.create({ data: { ...agent, projectId: project.id, provider: "offline", model: "offline" } }),
+    ),
+  );
+  for (const channel of demoChannels) {
+    const conversation = await prisma.conversation.create({
+      data: {
+        projectId: project.id,
+        type: "group",
+        key: "global",
+        scope: `name:${channel.name}`,
+        title: channel.title,
+        lastSeq: 1,
+        participants: { create: agents.map((agent) => ({ agentId: agent.id })) },
+      },
+    });
+    await prisma.message.create({
+      data: { conversationId: conversation.id, seq: 1, role: "system", content: channel.welcome },
+    });
+  }
+  // Users last: sign-up joins each one to the project and its channels (see joinDefaultProject).
+  for (const user of demoUsers) {
+    const created = await auth.api.signUpEmail({ body: { email: user.email, password: DEMO_PASSWORD, name: user.name } });
+    await prisma.user.update({ where: { id: created.user.id }, data: { role: user.role } });
+    if (user.role === "admin") {
+      await prisma.membership.update({
+        where: { projectId_userId: { projectId: project.id, userId: created.user.id } },
+        data: { role: "owner" },
+      });
+    }
+  }
+  log.info("demo data seeded", { project: project.slug, users: demoUsers.length, agents: agents.length });
+  return { seeded: true };
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { toNodeHandler } from "better-auth/node";
+import { io as connectSocket, type Socket } from "socket.io-client";
+import { getSessionUser } from "@/lib/auth/session-user";
+import { readEnv } from "@/lib/config/env";
+import type { Database } from "@/lib/db/open-database";
+import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
+import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
+import { createRuntimeFor, type Runtime } from "@/lib/runtime/runtime";
+import { createTestDatabase } from "./test-database";
+
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  name: string;
+  /** The session cookie, as a browser would send it. */
+  cookie: string;
+}
+
+/**
+ * The app's server half on a random port: a fresh migrated database, better-auth's HTTP API and
+ * the real Socket.IO server. Tests talk to it with real socket.io-client connections.
+ */
+export class TestApp {
+  private sockets: ClientSocket[] = [];
+
+  private constructor(
+    readonly runtime: Runtime,
+    readonly db: Database,
+    readonly url: string,
+    private readonly httpServer: Server,
+    private readonly realtime: RealtimeServer,
+  ) {}
+
+  static async start(): Promise<TestApp> {
+    const db = await createTestDatabase();
+    const runtime = createRuntimeFor(db, readEnv({ NODE_ENV: "test", DATA_DIR: "/nonexistent", PORT: "0" }));
+    const httpServer = createServer(toNodeHandler(runtime.auth));
+    const realtime = createRealtimeServer(httpServer, {
+      prisma: db.prisma,
+      getSessionUser: (headers) => getSessionUser(runtime.auth, headers),
+      allowedOrigins: [],
+    });
+    runtime.realtime = realtime.publisher;
+    await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
+    const { port } = httpServer.address() as AddressInfo;
+    return new TestApp(runtime, db, `http://127.0.0.1:${port}`, httpServer, realtime);
+  }
+
+  get prisma() {
+    return this.db.prisma;
+  }
+
+  async signUp(name = "Test User"): Promise<TestUser> {
+    const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${randomBytes(4).toString("hex")}@example.test`;
+    const response = await this.runtime.auth.api.signUpEmail({
+      body: { name, email, password: "correct-horse-1" },
+      asResponse: true,
+    });
+    const body = (await response.json()) as { user: { id: string } };
+    const cookie = response.headers
+      .getSetCookie()
+      .map((header) => header.split(";")[0])
+      .join("; ");
+    return { id: body.user.id, email, name, cookie };
+  }
+
+  /** A connected socket for this user; rejects with the server's refusal if it is refused. */
+  async connect(user: TestUser | null, options: { origin?: string } = {}): Promise<ClientSocket> {
+    const socket: ClientSocket = connectSocket(this.url, {
+      transports: ["websocket"],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { origin: options.origin ?? this.url, ...(user ? { cookie: user.cookie } : {}) },
+    });
+    this.sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", resolve);
+      socket.once("connect_error", reject);
+    });
+    return socket;
+  }
+
+  async close(): Promise<void> {
+    this.sockets.forEach((socket) => socket.disconnect());
+    await this.realtime.close();
+    this.httpServer.close();
+    await this.db.close();
+  }
+}
+
+/** Emits and resolves with the acknowledgement. */
+export function emitWithAck<T>(socket: ClientSocket, event: keyof ClientToServerEvents, payload: unknown): Promise<T> {
+  return (socket.timeout(5_000) as unknown as { emitWithAck(event: string, payload: unknown): Promise<T> }).emitWithAck(event, payload);
+}
+
+/** Resolves with the next event of this name. */
+export function nextEvent<Event extends keyof ServerToClientEvents>(
+  socket: ClientSocket,
+  event: Event,
+): Promise<Parameters<ServerToClientEvents[Event]>[0]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5_000);
+    socket.once(event, ((payload: Parameters<ServerToClientEvents[Event]>[0]) => {
+      clearTimeout(timer);
+      resolve(payload);
+    }) as never);
+  });
+}
