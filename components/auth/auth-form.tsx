@@ -1,46 +1,35 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useActionState } from "react";
 import type { ErrorPayload } from "@/lib/errors/app-error";
 
-type AuthAction = (input: Record<string, string>) => Promise<{ data: unknown } | { error: ErrorPayload }>;
+export interface AuthFormState {
+  error: ErrorPayload | null;
+  /** What was typed (never the password), so a failed submit does not empty the form. */
+  values: { name?: string; email?: string };
+}
+
+type AuthFormAction = (previous: AuthFormState, form: FormData) => Promise<AuthFormState>;
 
 const copy = {
   "sign-in": { title: "Sign in", submit: "Sign in", other: "New to Chorus?", otherLink: "Create an account", otherHref: "/sign-up" },
   "sign-up": { title: "Create your account", submit: "Create account", other: "Already have an account?", otherLink: "Sign in", otherHref: "/sign-in" },
 } as const;
 
-export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action: AuthAction }) {
-  const router = useRouter();
-  const [error, setError] = useState<ErrorPayload | null>(null);
-  const [busy, setBusy] = useState(false);
+const initialState: AuthFormState = { error: null, values: {} };
+
+export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action: AuthFormAction }) {
+  const [state, formAction, pending] = useActionState(action, initialState);
   const text = copy[mode];
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const input = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
-    const result = await action(input).catch(() => ({ error: { code: "internal", message: "Could not reach Chorus. Check your connection." } as ErrorPayload }));
-    if ("error" in result) {
-      setError(result.error);
-      setBusy(false);
-      return;
-    }
-    router.replace("/");
-    router.refresh();
-  };
-
-  const fieldError = (name: string) => error?.fields?.[name];
-  const formError = error && !error.fields ? error.message : null;
+  const fieldError = (name: string) => state.error?.fields?.[name];
+  const formError = state.error && !state.error.fields ? state.error.message : null;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form action={formAction} noValidate className="space-y-4">
       <h1 className="text-xl font-semibold">{text.title}</h1>
-      {mode === "sign-up" && <Field name="name" label="Name" autoComplete="name" error={fieldError("name")} />}
-      <Field name="email" label="Email" type="email" autoComplete="email" error={fieldError("email")} />
+      {mode === "sign-up" && <Field name="name" label="Name" autoComplete="name" defaultValue={state.values.name} error={fieldError("name")} />}
+      <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={state.values.email} error={fieldError("email")} />
       <Field
         name="password"
         label="Password"
@@ -55,10 +44,10 @@ export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action
       )}
       <button
         type="submit"
-        disabled={busy}
+        disabled={pending}
         className="w-full rounded-lg bg-brand-600 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {busy ? "Please wait…" : text.submit}
+        {pending ? "Please wait…" : text.submit}
       </button>
       <p className="text-center text-sm text-slate-600 dark:text-slate-400">
         {text.other}{" "}
@@ -70,7 +59,16 @@ export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action
   );
 }
 
-function Field({ name, label, error, ...input }: { name: string; label: string; error?: string; type?: string; autoComplete?: string }) {
+interface FieldProps {
+  name: string;
+  label: string;
+  error?: string;
+  type?: string;
+  autoComplete?: string;
+  defaultValue?: string;
+}
+
+function Field({ name, label, error, ...input }: FieldProps) {
   const errorId = `${name}-error`;
   return (
     <label className="block">

@@ -77,8 +77,11 @@ export interface MigrateResult {
 
 export async function migrate(driver: SqlDriver, dir: string = defaultMigrationsDir): Promise<MigrateResult> {
   const files = await readMigrations(dir);
-  await driver.query(createTableSql);
-  return withMigrationLock(driver, () => applyPending(driver, files));
+  return withMigrationLock(driver, async () => {
+    // Inside the lock: concurrent CREATE TABLE IF NOT EXISTS can still collide in PostgreSQL.
+    await driver.query(createTableSql);
+    return applyPending(driver, files);
+  });
 }
 
 async function withMigrationLock<T>(driver: SqlDriver, work: () => Promise<T>): Promise<T> {

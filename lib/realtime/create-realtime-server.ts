@@ -41,7 +41,8 @@ const joinSchema = z.object({ conversationId: conversationIdSchema });
 const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0) });
 
 export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps): RealtimeServer {
-  const io: ChorusServer = new Server(httpServer, { serveClient: false });
+  // destroyUpgrade off: other upgrade requests on this port (Next's dev HMR socket) are not ours to kill.
+  const io: ChorusServer = new Server(httpServer, { serveClient: false, destroyUpgrade: false });
 
   io.use(async (socket, next) => {
     const headers = socket.handshake.headers;

@@ -3,14 +3,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultMigrationsDir, migrate, migrationChecksum, MigrationError } from "@/lib/db/migrator";
-import { openDatabase, type Database } from "@/lib/db/open-database";
+import type { Database } from "@/lib/db/open-database";
+import { createEmptyDatabase } from "../support/test-database";
 
 describe("migrator", () => {
   let db: Database;
   let dir: string;
 
   beforeEach(async () => {
-    db = await openDatabase({ engine: "pglite", dataDir: null }, { migrate: false });
+    db = await createEmptyDatabase();
     dir = await mkdtemp(path.join(tmpdir(), "chorus-migrations-"));
     await cp(defaultMigrationsDir, dir, { recursive: true });
   });
@@ -38,6 +39,13 @@ describe("migrator", () => {
     const second = await migrate(db.sql, dir);
     expect(second.applied).toEqual([]);
     expect(await rows()).toHaveLength(first.applied.length);
+  });
+
+  it("applies each migration once when two processes migrate at the same time", async () => {
+    const [first, second] = await Promise.all([migrate(db.sql, dir), migrate(db.sql, dir)]);
+
+    expect([...first.applied, ...second.applied].sort()).toEqual(["20261122000000_init"]);
+    expect(await rows()).toHaveLength(1);
   });
 
   it("applies new migrations in name order", async () => {

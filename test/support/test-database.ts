@@ -10,14 +10,24 @@ export async function createTestDatabase(): Promise<Database> {
   return databaseMode === "postgres" ? createPostgresCopy() : createPgliteCopy();
 }
 
+/** An empty, unmigrated database of the current mode, for testing the migrator itself. */
+export async function createEmptyDatabase(): Promise<Database> {
+  if (databaseMode === "pglite") return openDatabase({ engine: "pglite", dataDir: null }, { migrate: false });
+  return createScratchPostgres(null);
+}
+
 async function createPgliteCopy(): Promise<Database> {
   const template = new Blob([await readFile(inject("pgliteTemplatePath"))]);
   return openDatabase({ engine: "pglite", dataDir: null, loadDataDir: template }, { migrate: false });
 }
 
-async function createPostgresCopy(): Promise<Database> {
+function createPostgresCopy(): Promise<Database> {
+  return createScratchPostgres(inject("postgresTemplate"));
+}
+
+async function createScratchPostgres(template: string | null): Promise<Database> {
   const name = `chorus_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
+  await adminQuery(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const db = await openDatabase({ engine: "postgres", url: postgresUrlFor(name) }, { migrate: false });
   return {
     ...db,

@@ -1,9 +1,9 @@
 import { redirect } from "next/navigation";
 import { AuthForm } from "@/components/auth/auth-form";
 import { getCurrentUser } from "@/lib/session/current-user";
-import { signInAction } from "../actions";
+import { signInFormAction } from "../actions";
 
 export default async function SignInPage() {
   if (await getCurrentUser()) redirect("/");
-  return <AuthForm mode="sign-in" action={signInAction} />;
+  return <AuthForm mode="sign-in" action={signInFormAction} />;
 }

@@ -1,0 +1,58 @@
+import { expect, type Browser, type Page } from "@playwright/test";
+
+/** Page objects: tests speak of what a person does, not of selectors. */
+export class AuthPage {
+  constructor(private readonly page: Page) {}
+
+  async signUp(user: { name: string; email: string; password: string }) {
+    await this.page.goto("/sign-up");
+    await this.page.getByLabel("Name").fill(user.name);
+    await this.page.getByLabel("Email").fill(user.email);
+    await this.page.getByLabel("Password").fill(user.password);
+    await this.page.getByRole("button", { name: "Create account" }).click();
+  }
+
+  async signIn(user: { email: string; password: string }) {
+    await this.page.goto("/sign-in");
+    await this.page.getByLabel("Email").fill(user.email);
+    await this.page.getByLabel("Password").fill(user.password);
+    await this.page.getByRole("button", { name: "Sign in" }).click();
+  }
+}
+
+export class ConversationPage {
+  constructor(readonly page: Page) {}
+
+  async open(channel: string) {
+    await this.page.getByRole("navigation", { name: "Conversations" }).getByRole("link", { name: `# ${channel}` }).click();
+    await expect(this.page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
+  }
+
+  composer(channel: string) {
+    return this.page.getByRole("textbox", { name: `Message ${channel}` });
+  }
+
+  async send(channel: string, text: string) {
+    await this.composer(channel).fill(text);
+    await this.composer(channel).press("Enter");
+  }
+
+  messages() {
+    return this.page.getByRole("list", { name: "Messages" });
+  }
+}
+
+export function uniqueUser(name: string) {
+  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return { name, email: `${name.toLowerCase()}.${id}@example.test`, password: "e2e-password-1" };
+}
+
+/** A signed-up person in a browser context of their own. */
+export async function newPerson(browser: Browser, name: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const user = uniqueUser(name);
+  await new AuthPage(page).signUp(user);
+  await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
+  return { context, page, user, conversation: new ConversationPage(page) };
+}
