@@ -12,7 +12,9 @@ export function Sidebar({
   conversations: ConversationSummary[];
   signOut: (input: unknown) => Promise<unknown>;
 }) {
-  const channels = conversations.filter((conversation) => conversation.key === "global");
+  const channels = conversations
+    .filter((conversation) => conversation.key === "global")
+    .sort((a, b) => a.title.localeCompare(b.title));
   return (
     <nav aria-label="Conversations" className="flex w-64 shrink-0 flex-col border-r border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
       <div className="px-4 py-3 text-lg font-bold tracking-tight">
