@@ -1,3 +1,4 @@
 export const queryKeys = {
+  conversations: () => ["conversations"] as const,
   messages: (conversationId: string) => ["conversation", conversationId, "messages"] as const,
 };

@@ -11,7 +11,7 @@ export type PostMessageAction = (input: {
   conversationId: string;
   clientId: string;
   content: string;
-}) => Promise<{ data: MessageDto } | { error: ErrorPayload }>;
+}) => Promise<{ data: { message: MessageDto; unknownMentions: string[] } } | { error: ErrorPayload }>;
 
 export interface PendingMessage {
   clientId: string;
@@ -27,6 +27,8 @@ export interface PendingMessage {
 export function useSendMessage(conversationId: string, postMessage: PostMessageAction) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<PendingMessage[]>([]);
+  /** @handles in the last sent message that matched nobody here. */
+  const [unknownMentions, setUnknownMentions] = useState<string[]>([]);
 
   const update = (clientId: string, change: Partial<PendingMessage> | null) =>
     setPending((list) =>
@@ -38,7 +40,8 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
       try {
         const result = await postMessage({ conversationId, clientId, content });
         if ("error" in result) return update(clientId, { status: "failed", error: result.error.message });
-        addMessagesToCache(queryClient, conversationId, [result.data]);
+        addMessagesToCache(queryClient, conversationId, [result.data.message]);
+        setUnknownMentions(result.data.unknownMentions);
         update(clientId, null);
       } catch {
         update(clientId, { status: "failed", error: "Not sent: the connection failed." });
@@ -68,5 +71,5 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
 
   const discard = useCallback((clientId: string) => update(clientId, null), []);
 
-  return { pending, send, retry, discard };
+  return { pending, send, retry, discard, unknownMentions };
 }

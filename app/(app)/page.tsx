@@ -6,7 +6,9 @@ import { requireCurrentUser } from "@/lib/session/current-user";
 export default async function HomePage() {
   const user = await requireCurrentUser();
   const runtime = await getRuntime();
-  const [first] = await listConversations(runtime.db.prisma, { userId: user.id });
+  const conversations = await listConversations(runtime.db.prisma, { userId: user.id });
+  // Land in the project's main channel when there is one, else the most recent conversation.
+  const first = conversations.find((conversation) => conversation.key === "global" && conversation.title === "general") ?? conversations[0];
   if (first) redirect(`/c/${first.id}`);
   return (
     <div className="flex h-full items-center justify-center p-8 text-center text-slate-600 dark:text-slate-400">

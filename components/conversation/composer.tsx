@@ -1,42 +1,130 @@
 "use client";
 
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import type { ParticipantDto } from "@/lib/conversations/list-participants";
+import { MAX_MESSAGE_BYTES } from "@/lib/conversations/message-input";
+import { insertMention, mentionQueryAt } from "./mention-query";
 
-/** Enter sends, Shift+Enter starts a new line. Empty or whitespace-only text is not sent. */
-export function Composer({ conversationTitle, onSend }: { conversationTitle: string; onSend: (content: string) => void }) {
+interface ComposerProps {
+  label: string;
+  participants: ParticipantDto[];
+  onSend: (content: string) => void;
+  onTyping: () => void;
+  hint?: string | null;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Enter sends, Shift+Enter starts a new line; typing @ offers the participants. Empty text and
+ * text over the size limit are not sent (the server refuses them too).
+ */
+export function Composer({ label, participants, onSend, onTyping, hint }: ComposerProps) {
   const [text, setText] = useState("");
+  const [caret, setCaret] = useState(0);
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  const query = dismissed ? null : mentionQueryAt(text, caret);
+  const options = query ? participants.filter((p) => p.handle.startsWith(query.query) || p.name.toLowerCase().startsWith(query.query)).slice(0, 6) : [];
+  const bytes = encoder.encode(text).length;
+  const tooLong = bytes > MAX_MESSAGE_BYTES;
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (text.trim().length === 0) return;
+    if (text.trim().length === 0 || tooLong) return;
     onSend(text);
     setText("");
+    setCaret(0);
+  };
+
+  const choose = (participant: ParticipantDto) => {
+    if (!query) return;
+    const next = insertMention(text, query.start, caret, participant.handle);
+    setText(next.text);
+    setCaret(next.caret);
+    requestAnimationFrame(() => input.current?.setSelectionRange(next.caret, next.caret));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (options.length > 0) {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        setActive((index) => (index + (event.key === "ArrowDown" ? 1 : options.length - 1)) % options.length);
+        return;
+      }
+      if (event.key === "Enter" || event.key === "Tab") {
+        event.preventDefault();
+        choose(options[Math.min(active, options.length - 1)]!);
+        return;
+      }
+      if (event.key === "Escape") {
+        setDismissed(true);
+        return;
+      }
+    }
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
   };
 
   return (
-    <form onSubmit={submit} className="border-t border-slate-200 p-3 dark:border-slate-800">
+    <form onSubmit={submit} className="relative border-t border-slate-200 p-3 dark:border-slate-800">
+      {options.length > 0 && (
+        <ul role="listbox" id="mention-options" aria-label="Mention someone" className="absolute bottom-full left-3 mb-1 w-72 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          {options.map((participant, index) => (
+            <li
+              key={participant.id}
+              id={`mention-${participant.id}`}
+              role="option"
+              aria-selected={index === active}
+              onMouseDown={(event) => {
+                event.preventDefault();
+                choose(participant);
+              }}
+              className="flex cursor-pointer items-center gap-2 rounded-md px-2 py-1 text-sm aria-selected:bg-brand-50 dark:aria-selected:bg-slate-800"
+            >
+              <span className="font-medium">{participant.name}</span>
+              <span className="text-slate-500">@{participant.handle}</span>
+              {participant.kind === "agent" && <span className="ml-auto text-[10px] font-semibold uppercase text-brand-600">agent</span>}
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 focus-within:border-brand-500 dark:border-slate-700 dark:bg-slate-900">
         <textarea
-          aria-label={`Message ${conversationTitle}`}
-          placeholder={`Message #${conversationTitle}`}
+          ref={input}
+          aria-label={label}
+          aria-autocomplete="list"
+          aria-controls={options.length > 0 ? "mention-options" : undefined}
+          aria-activedescendant={options.length > 0 ? `mention-${options[Math.min(active, options.length - 1)]!.id}` : undefined}
+          placeholder={label}
           rows={1}
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            setCaret(event.target.selectionStart);
+            setActive(0);
+            setDismissed(false);
+            onTyping();
+          }}
+          onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           className="max-h-48 min-h-[1.5rem] flex-1 resize-none bg-transparent text-slate-900 outline-none placeholder:text-slate-400 dark:text-slate-100"
         />
         <button
           type="submit"
-          disabled={text.trim().length === 0}
+          disabled={text.trim().length === 0 || tooLong}
           className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-40"
         >
           Send
         </button>
       </div>
+      {tooLong && (
+        <p role="alert" className="mt-1 text-xs text-red-600">
+          Too long: {bytes.toLocaleString("en")} bytes; messages can be at most 16 KB ({MAX_MESSAGE_BYTES.toLocaleString("en")} bytes).
+        </p>
+      )}
+      {hint && !tooLong && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{hint}</p>}
     </form>
   );
 }

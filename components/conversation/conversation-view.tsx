@@ -1,63 +1,108 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
+import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { MessagePage } from "@/lib/conversations/list-messages";
 import { flattenMessages } from "@/hooks/message-cache";
 import { useConversationMessages } from "@/hooks/use-conversation-messages";
+import { useMarkRead } from "@/hooks/use-mark-read";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
+import { useTyping } from "@/hooks/use-typing";
 import { Composer } from "./composer";
 import { ConnectionBanner } from "./connection-banner";
-import { groupMessages } from "./group-messages";
-import { MessageGroup } from "./message-group";
+import { ConversationHeader } from "./conversation-header";
+import { MessageList } from "./message-list";
 import { PendingMessages } from "./pending-messages";
 
-export function ConversationView({
-  conversation,
-  initialPage,
-  postMessage,
-}: {
+/** How close to the bottom counts as "at the bottom" (px). */
+const BOTTOM_SLACK = 48;
+
+interface ConversationViewProps {
+  userId: string;
   conversation: ConversationSummary;
+  participants: ParticipantDto[];
   initialPage: MessagePage;
   postMessage: PostMessageAction;
-}) {
-  const { data, fetchNextPage, hasNextPage, isFetchingNextPage } = useConversationMessages(conversation.id, initialPage);
-  const { pending, send, retry, discard } = useSendMessage(conversation.id, postMessage);
-  const messages = flattenMessages(data);
-  const bottomRef = useRef<HTMLDivElement>(null);
+}
 
-  useEffect(() => {
-    bottomRef.current?.scrollIntoView({ block: "end" });
-  }, [messages.length, pending.length]);
+export function ConversationView({ userId, conversation, participants, initialPage, postMessage }: ConversationViewProps) {
+  const { data, fetchNextPage, hasNextPage, isFetchingNextPage } = useConversationMessages(conversation.id, initialPage);
+  const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage);
+  const typing = useTyping(conversation.id, userId);
+  const messages = flattenMessages(data);
+  const latestSeq = messages.at(-1)?.seq ?? 0;
+  // Where the person left off when they opened the conversation: the divider stays put.
+  const [readUpTo] = useState(conversation.lastReadSeq);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [atBottom, setAtBottom] = useState(true);
+
+  useMarkRead(conversation.id, latestSeq, atBottom, conversation.lastReadSeq);
+
+  const scrollToBottom = () => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  };
+
+  // Follow new messages only while the person is at the bottom; otherwise offer a jump.
+  useLayoutEffect(() => {
+    if (atBottom) scrollToBottom();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only new content should scroll
+  }, [latestSeq, pending.length]);
+
+  useEffect(scrollToBottom, [conversation.id]);
+
+  const onScroll = () => {
+    const element = scroller.current;
+    if (!element) return;
+    setAtBottom(element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK);
+    if (element.scrollTop < 40 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  };
+
+  const send_ = (content: string) => {
+    typing.stopped();
+    setAtBottom(true);
+    send(content);
+  };
+
+  const label = conversation.type === "group" ? `Message #${conversation.title}` : `Message ${conversation.title}`;
+  const hint = unknownMentions.length > 0 ? `Nobody here is called ${unknownMentions.map((handle) => `@${handle}`).join(", ")}: nobody was notified.` : null;
 
   return (
     <section className="flex h-full min-h-0 flex-col" aria-label={`Conversation ${conversation.title}`}>
-      <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
-        <h1 className="text-lg font-semibold text-slate-900 dark:text-slate-100"># {conversation.title}</h1>
-      </header>
+      <ConversationHeader conversation={conversation} participants={participants} />
       <ConnectionBanner />
-      <div className="min-h-0 flex-1 overflow-y-auto">
-        {hasNextPage && (
-          <div className="flex justify-center py-2">
-            <button
-              type="button"
-              onClick={() => void fetchNextPage()}
-              disabled={isFetchingNextPage}
-              className="text-sm text-brand-600 hover:underline disabled:opacity-50"
-            >
-              {isFetchingNextPage ? "Loading…" : "Load older messages"}
-            </button>
-          </div>
+      <div className="relative min-h-0 flex-1">
+        <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto" data-testid="message-scroller">
+          {hasNextPage && (
+            <div className="flex justify-center py-2">
+              <button type="button" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage} className="text-sm text-brand-600 hover:underline disabled:opacity-50">
+                {isFetchingNextPage ? "Loading…" : "Load older messages"}
+              </button>
+            </div>
+          )}
+          <ol aria-label="Messages" className="py-2">
+            <MessageList messages={messages} readUpTo={readUpTo} userId={userId} />
+            <PendingMessages pending={pending} onRetry={retry} onDiscard={discard} />
+          </ol>
+        </div>
+        {!atBottom && (
+          <button
+            type="button"
+            onClick={() => {
+              scrollToBottom();
+              setAtBottom(true);
+            }}
+            className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white shadow-lg hover:bg-brand-700"
+          >
+            Jump to latest
+          </button>
         )}
-        <ol aria-label="Messages" className="py-2">
-          {groupMessages(messages).map((group) => (
-            <MessageGroup key={group.key} group={group} />
-          ))}
-          <PendingMessages pending={pending} onRetry={retry} onDiscard={discard} />
-        </ol>
-        <div ref={bottomRef} />
       </div>
-      <Composer conversationTitle={conversation.title} onSend={send} />
+      <p aria-live="polite" className="h-5 px-4 text-xs italic text-slate-500">
+        {typing.label}
+      </p>
+      <Composer label={label} participants={participants.filter((participant) => participant.id !== userId)} onSend={send_} onTyping={typing.typed} hint={hint} />
     </section>
   );
 }

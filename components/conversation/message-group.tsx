@@ -1,5 +1,6 @@
 import type { MessageGroup as Group } from "./group-messages";
 import { Avatar, colourFor } from "@/components/ui/avatar";
+import { Markdown } from "./markdown";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
@@ -37,9 +38,9 @@ export function MessageGroup({ group }: { group: Group }) {
           </time>
         </div>
         {group.messages.map((message) => (
-          <p key={message.id} data-seq={message.seq} className="whitespace-pre-wrap break-words text-slate-800 dark:text-slate-200">
-            {message.content}
-          </p>
+          <div key={message.id} data-seq={message.seq} className="text-slate-800 dark:text-slate-200">
+            <Markdown text={message.content} />
+          </div>
         ))}
       </div>
     </li>

@@ -11,8 +11,10 @@ export function colourFor(id: string): string {
   return `hsl(${Math.abs(hash) % 360} 55% 45%)`;
 }
 
-export function Avatar({ name, colour, size = "md" }: { name: string; colour: string; size?: "sm" | "md" }) {
-  const dimension = size === "sm" ? "h-7 w-7 text-[11px]" : "h-9 w-9 text-xs";
+const dimensions = { xs: "h-5 w-5 text-[9px]", sm: "h-7 w-7 text-[11px]", md: "h-9 w-9 text-xs" } as const;
+
+export function Avatar({ name, colour, size = "md" }: { name: string; colour: string; size?: keyof typeof dimensions }) {
+  const dimension = dimensions[size];
   return (
     <span
       aria-hidden="true"

@@ -3,6 +3,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import type { Prisma } from "@/lib/db/open-database";
 import { requestOrigin } from "@/lib/http/origin";
+import { uniqueUserHandle } from "./user-handle";
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 128;
@@ -32,13 +33,21 @@ export function createAuth(options: CreateAuthOptions) {
     user: {
       additionalFields: {
         role: { type: "string", required: false, input: false, defaultValue: "member" },
+        handle: { type: "string", required: false, input: false },
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     // The app is reachable on whatever host:port it was started on; trust the request's own origin.
     trustedOrigins: (request) => [...options.trustedOrigins, request ? requestOrigin(request.headers) : undefined],
     databaseHooks: {
-      user: { create: { after: async (user) => options.onUserCreated(user) } },
+      user: {
+        create: {
+          // Two sign-ups with the same name at the same moment may pick the same handle; the
+          // unique index then refuses the second, which can simply try again.
+          before: async (user) => ({ data: { ...user, handle: await uniqueUserHandle(options.prisma, user.name) } }),
+          after: async (user) => options.onUserCreated(user),
+        },
+      },
     },
     telemetry: { enabled: false },
     plugins: [nextCookies()],

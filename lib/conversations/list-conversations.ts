@@ -1,29 +1,87 @@
 import type { Prisma } from "@/lib/db/open-database";
+import { sql, empty } from "@/lib/generated/prisma/internal/prismaNamespace";
 
-export interface ConversationSummary {
+export interface ConversationPeer {
+  kind: "user" | "agent";
   id: string;
-  title: string;
-  type: "group" | "dm" | "agent_dm";
-  key: "global" | "per_room" | "direct_message";
-  lastSeq: number;
-  projectId: string;
+  name: string;
+  /** Agents have a colour of their own; users' colours are derived from their id. */
+  color: string | null;
 }
 
-/** The conversations a user participates in, most recently active first. */
-export async function listConversations(prisma: Prisma, { userId }: { userId: string }): Promise<ConversationSummary[]> {
-  return prisma.conversation.findMany({
-    where: { participants: { some: { userId } } },
-    orderBy: { updatedAt: "desc" },
-    select: { id: true, title: true, type: true, key: true, lastSeq: true, projectId: true },
-  });
+/** A conversation as the sidebar and header show it to one user. */
+export interface ConversationSummary {
+  id: string;
+  projectId: string;
+  type: "group" | "dm" | "agent_dm";
+  key: "global" | "per_room" | "direct_message";
+  /** Channel or room name; for DMs and agent chats the other party's name. */
+  title: string;
+  lastSeq: number;
+  lastReadSeq: number;
+  unread: number;
+  /** Unread messages that @mention this user. */
+  mentions: number;
+  peer: ConversationPeer | null;
+}
+
+interface Row {
+  id: string;
+  projectId: string;
+  type: ConversationSummary["type"];
+  key: ConversationSummary["key"];
+  title: string;
+  lastSeq: number;
+  lastReadSeq: number;
+  unread: number;
+  mentions: number;
+  peerKind: "user" | "agent" | null;
+  peerId: string | null;
+  peerName: string | null;
+  peerColor: string | null;
+}
+
+/**
+ * Every conversation of a user with unread and mention counts, in ONE statement (no N+1):
+ * unread is lastSeq − lastReadSeq because sequence numbers have no gaps, and unread mentions
+ * come from an index on (userId, conversationId, seq).
+ */
+export async function listConversations(
+  prisma: Prisma,
+  { userId, conversationId }: { userId: string; conversationId?: string },
+): Promise<ConversationSummary[]> {
+  const rows = await prisma.$queryRaw<Row[]>`
+    SELECT c."id", c."projectId", c."type"::text AS "type", c."key"::text AS "key", c."title", c."lastSeq",
+           COALESCE(r."lastReadSeq", 0) AS "lastReadSeq",
+           GREATEST(c."lastSeq" - COALESCE(r."lastReadSeq", 0), 0)::int AS "unread",
+           (SELECT count(*)::int FROM "message_mentions" m
+             WHERE m."userId" = p."userId" AND m."conversationId" = c."id" AND m."seq" > COALESCE(r."lastReadSeq", 0)) AS "mentions",
+           peer."kind" AS "peerKind", peer."id" AS "peerId", peer."name" AS "peerName", peer."color" AS "peerColor"
+    FROM "participants" p
+    JOIN "conversations" c ON c."id" = p."conversationId"
+    LEFT JOIN "read_states" r ON r."userId" = p."userId" AND r."conversationId" = c."id"
+    LEFT JOIN LATERAL (
+      SELECT CASE WHEN o."agentId" IS NULL THEN 'user' ELSE 'agent' END AS "kind",
+             COALESCE(o."agentId", o."userId") AS "id", COALESCE(a."displayName", u."name") AS "name", a."color" AS "color"
+      FROM "participants" o
+      LEFT JOIN "users" u ON u."id" = o."userId"
+      LEFT JOIN "agents" a ON a."id" = o."agentId"
+      WHERE c."type" <> 'group' AND o."conversationId" = c."id" AND o."userId" IS DISTINCT FROM p."userId"
+      LIMIT 1
+    ) peer ON true
+    WHERE p."userId" = ${userId} ${conversationId ? sql`AND c."id" = ${conversationId}` : empty}
+    ORDER BY c."updatedAt" DESC`;
+  return rows.map(({ peerKind, peerId, peerName, peerColor, ...row }) => ({
+    ...row,
+    title: row.type === "group" ? row.title : (peerName ?? "Unknown"),
+    peer: peerKind && peerId ? { kind: peerKind, id: peerId, name: peerName ?? "Unknown", color: peerColor } : null,
+  }));
 }
 
 export async function getConversation(
   prisma: Prisma,
   { userId, conversationId }: { userId: string; conversationId: string },
 ): Promise<ConversationSummary | null> {
-  return prisma.conversation.findFirst({
-    where: { id: conversationId, participants: { some: { userId } } },
-    select: { id: true, title: true, type: true, key: true, lastSeq: true, projectId: true },
-  });
+  const [conversation] = await listConversations(prisma, { userId, conversationId });
+  return conversation ?? null;
 }

@@ -32,8 +32,15 @@ export class DatabaseStartupError extends Error {
   }
 }
 
-export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
-  const database = target.engine === "pglite" ? await openPglite(target) : await openPostgres(target.url);
+export interface OpenOptions {
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+  /** Called with every SQL statement Prisma sends: tests count statements with it. */
+  onQuery?: (sql: string) => void;
+}
+
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
+  const database = target.engine === "pglite" ? await openPglite(target, options) : await openPostgres(target.url, options);
   if (options.migrate ?? true) {
     try {
       await migrate(database.sql);
@@ -45,7 +52,14 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
   return database;
 }
 
-async function openPglite(target: Extract<DatabaseTarget, { engine: "pglite" }>): Promise<Database> {
+function createPrisma(adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]["adapter"]>, { onQuery }: OpenOptions): Prisma {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] });
+  prisma.$on("query", (event) => onQuery(event.query));
+  return prisma as unknown as Prisma;
+}
+
+async function openPglite(target: Extract<DatabaseTarget, { engine: "pglite" }>, options: OpenOptions): Promise<Database> {
   if (target.dataDir) ensureWritableDirectory(target.dataDir);
   let pglite: PGlite;
   try {
@@ -61,7 +75,7 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: "pglite" }>)
         "It may be corrupt or from another PGlite version: move the folder away to start fresh, or set DATA_DIR to another folder.",
     );
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = createPrisma(new PrismaPGlite(pglite), options);
   return {
     prisma,
     sql: pgliteDriver(pglite),
@@ -85,7 +99,7 @@ function ensureWritableDirectory(dir: string): void {
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
@@ -97,7 +111,7 @@ async function openPostgres(url: string): Promise<Database> {
       `PostgreSQL at ${redact(url)} is unreachable (${describe(error)}). Check DATABASE_URL and that the server is running, or unset DATABASE_URL to use the embedded database.`,
     );
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = createPrisma(new PrismaPg(pool), options);
   return {
     prisma,
     sql: postgresDriver(pool),

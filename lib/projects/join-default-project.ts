@@ -9,7 +9,7 @@ export async function joinDefaultProject(prisma: Prisma, { userId }: { userId: s
   if (!project) return;
   const channels = await prisma.conversation.findMany({
     where: { projectId: project.id, key: "global" },
-    select: { id: true },
+    select: { id: true, lastSeq: true },
   });
   await prisma.$transaction([
     prisma.membership.upsert({
@@ -19,6 +19,11 @@ export async function joinDefaultProject(prisma: Prisma, { userId }: { userId: s
     }),
     prisma.participant.createMany({
       data: channels.map((channel) => ({ conversationId: channel.id, userId })),
+      skipDuplicates: true,
+    }),
+    // A newcomer starts with the channels' history read rather than hundreds of unread messages.
+    prisma.readState.createMany({
+      data: channels.map((channel) => ({ userId, conversationId: channel.id, lastReadSeq: channel.lastSeq })),
       skipDuplicates: true,
     }),
   ]);

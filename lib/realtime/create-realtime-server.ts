@@ -1,10 +1,11 @@
 import type { Server as HttpServer } from "node:http";
-import { Server, type Socket } from "socket.io";
+import { Server, type ServerOptions, type Socket } from "socket.io";
 import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { assertParticipant } from "@/lib/conversations/assert-participant";
 import { conversationIdSchema } from "@/lib/conversations/message-input";
 import { listMessagesSince } from "@/lib/conversations/list-messages";
+import { markRead } from "@/lib/conversations/mark-read";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError, toErrorPayload } from "@/lib/errors/app-error";
 import { isAllowedOrigin, requestOrigin } from "@/lib/http/origin";
@@ -26,6 +27,8 @@ export interface RealtimeDeps {
   getSessionUser(headers: Headers): Promise<SessionUser | null>;
   /** Origins allowed besides the server's own (APP_URL behind a proxy). */
   allowedOrigins: string[];
+  /** The Redis streams adapter when several nodes serve the same rooms; in-memory otherwise. */
+  adapter?: ServerOptions["adapter"];
 }
 
 export type ChorusServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -39,10 +42,17 @@ export interface RealtimeServer {
 
 const joinSchema = z.object({ conversationId: conversationIdSchema });
 const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0) });
+const readSchema = z.object({ conversationId: conversationIdSchema, seq: z.number().int().min(0) });
 
 export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps): RealtimeServer {
-  // destroyUpgrade off: other upgrade requests on this port (Next's dev HMR socket) are not ours to kill.
-  const io: ChorusServer = new Server(httpServer, { serveClient: false, destroyUpgrade: false });
+  const io: ChorusServer = new Server(httpServer, {
+    serveClient: false,
+    // Other upgrade requests on this port (Next's dev HMR socket) are not ours to kill.
+    destroyUpgrade: false,
+    // A socket that reconnects within two minutes gets the events it missed, rooms included.
+    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000 },
+    ...(deps.adapter ? { adapter: deps.adapter } : {}),
+  });
 
   io.use(async (socket, next) => {
     const headers = socket.handshake.headers;
@@ -54,6 +64,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
       const user = await deps.getSessionUser(toHeaders(headers));
       if (!user) return next(connectError("unauthorized", "You are signed out. Sign in again to get live updates."));
       socket.data.user = user;
+      socket.data.typingIn = new Set();
       next();
     } catch (error) {
       log.error("socket session lookup failed", { error });
@@ -63,11 +74,25 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
 
   io.on("connection", (socket) => {
     void socket.join(userRoom(socket.data.user.id));
-    registerHandlers(socket, deps);
+    registerHandlers(socket, deps, () => publisher);
   });
 
   const publisher: RealtimePublisher = {
-    messageCreated: (message) => io.to(conversationRoom(message.conversationId)).emit("message:created", message),
+    messageCreated(message, audience) {
+      io.to(conversationRoom(message.conversationId)).emit("message:created", message);
+      if (audience.participantUserIds.length === 0) return;
+      io.to(audience.participantUserIds.map(userRoom)).emit("conversation:activity", {
+        conversationId: message.conversationId,
+        seq: message.seq,
+        authorUserId: message.author.kind === "user" ? message.author.id : null,
+        mentionedUserIds: audience.mentionedUserIds,
+      });
+    },
+    readUpdated: (userId, summary) => io.to(userRoom(userId)).emit("read:updated", summary),
+    conversationCreated(conversationId, userIds) {
+      if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("conversation:created", { conversationId });
+    },
+    typing: (conversationId, actor, typing) => io.to(conversationRoom(conversationId)).emit("typing", { conversationId, actor, typing }),
     status: () => ({ state: "up", connections: io.engine.clientsCount }),
   };
 
@@ -78,8 +103,16 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
   };
 }
 
-function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps): void {
-  const userId = socket.data.user.id;
+function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps, publisher: () => RealtimePublisher): void {
+  const { user } = socket.data;
+  const userId = user.id;
+  const actor = { kind: "user" as const, id: user.id, name: user.name };
+
+  const setTyping = (conversationId: string, typing: boolean) => {
+    if (typing) socket.data.typingIn.add(conversationId);
+    else socket.data.typingIn.delete(conversationId);
+    socket.to(conversationRoom(conversationId)).emit("typing", { conversationId, actor, typing });
+  };
 
   handle(socket, "conversation:join", joinSchema, async ({ conversationId }) => {
     await assertParticipant(deps.prisma, { userId, conversationId });
@@ -93,6 +126,29 @@ function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps): void {
   });
 
   handle(socket, "sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
+
+  handle(socket, "conversation:read", readSchema, async (payload) => {
+    const summary = await markRead(deps.prisma, { userId, ...payload });
+    publisher().readUpdated(userId, summary);
+    return summary;
+  });
+
+  // Typing is ephemeral: never stored, only relayed to the room this socket has joined (joining
+  // already proved it is a participant).
+  handle(socket, "typing:start", joinSchema, async ({ conversationId }) => {
+    if (!socket.rooms.has(conversationRoom(conversationId))) throw new AppError("forbidden", "Join the conversation before typing in it.");
+    setTyping(conversationId, true);
+    return null;
+  });
+
+  handle(socket, "typing:stop", joinSchema, async ({ conversationId }) => {
+    if (socket.data.typingIn.has(conversationId)) setTyping(conversationId, false);
+    return null;
+  });
+
+  socket.on("disconnecting", () => {
+    for (const conversationId of socket.data.typingIn) setTyping(conversationId, false);
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SessionUser } from "@/lib/auth/session-user";
+import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ErrorPayload } from "@/lib/errors/app-error";
 
@@ -12,21 +13,51 @@ export interface SyncResult {
   complete: boolean;
 }
 
+/** Sent to each participant's user room, so sidebars update for conversations not open. */
+export interface ConversationActivity {
+  conversationId: string;
+  seq: number;
+  authorUserId: string | null;
+  mentionedUserIds: string[];
+}
+
+export interface TypingActor {
+  kind: "user" | "agent";
+  id: string;
+  name: string;
+}
+
+export interface TypingEvent {
+  conversationId: string;
+  actor: TypingActor;
+  typing: boolean;
+}
+
 export interface ServerToClientEvents {
   "message:created": (message: MessageDto) => void;
+  "conversation:activity": (activity: ConversationActivity) => void;
+  "conversation:created": (payload: { conversationId: string }) => void;
+  /** The user's own read position moved (this tab or another); counts are fresh. */
+  "read:updated": (summary: ConversationSummary) => void;
+  typing: (event: TypingEvent) => void;
 }
 
 /** Payloads arrive as `unknown`: each handler parses them with a zod schema first. */
 export interface ClientToServerEvents {
   "conversation:join": (payload: unknown, ack: AckFn<{ conversationId: string }>) => void;
   "conversation:leave": (payload: unknown, ack: AckFn<{ conversationId: string }>) => void;
+  "conversation:read": (payload: unknown, ack: AckFn<ConversationSummary>) => void;
   "sync:since": (payload: unknown, ack: AckFn<SyncResult>) => void;
+  "typing:start": (payload: unknown, ack?: AckFn<null>) => void;
+  "typing:stop": (payload: unknown, ack?: AckFn<null>) => void;
 }
 
 export type InterServerEvents = Record<string, never>;
 
 export interface SocketData {
   user: SessionUser;
+  /** Conversations this socket said it is typing in, to clear them when it disconnects. */
+  typingIn: Set<string>;
 }
 
 export const conversationRoom = (conversationId: string) => `conversation:${conversationId}`;

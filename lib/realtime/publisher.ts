@@ -1,8 +1,18 @@
+import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { TypingActor } from "./events";
+
+export interface MessageAudience {
+  participantUserIds: string[];
+  mentionedUserIds: string[];
+}
 
 /** How domain code announces changes; server.ts supplies the Socket.IO implementation. */
 export interface RealtimePublisher {
-  messageCreated(message: MessageDto): void;
+  messageCreated(message: MessageDto, audience: MessageAudience): void;
+  readUpdated(userId: string, summary: ConversationSummary): void;
+  conversationCreated(conversationId: string, userIds: string[]): void;
+  typing(conversationId: string, actor: TypingActor, typing: boolean): void;
   /** For /api/health: whether live updates are being served, and to how many sockets here. */
   status(): { state: "up" | "down"; connections: number };
 }
@@ -10,5 +20,8 @@ export interface RealtimePublisher {
 /** Before Socket.IO is attached (scripts, tests without sockets) nothing is announced. */
 export const noopPublisher: RealtimePublisher = {
   messageCreated: () => undefined,
+  readUpdated: () => undefined,
+  conversationCreated: () => undefined,
+  typing: () => undefined,
   status: () => ({ state: "down", connections: 0 }),
 };

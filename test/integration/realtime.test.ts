@@ -15,7 +15,7 @@ describe("realtime server", () => {
 
   const post = (user: TestUser, conversationId: string, content: string) =>
     postMessage(app.prisma, { userId: user.id, input: { conversationId, clientId: randomUUID(), content } }).then(({ message }) => {
-      app.runtime.realtime.messageCreated(message);
+      app.runtime.realtime.messageCreated(message, { participantUserIds: [], mentionedUserIds: [] }); // room delivery only
       return message;
     });
 

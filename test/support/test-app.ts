@@ -36,8 +36,8 @@ export class TestApp {
     private readonly realtime: RealtimeServer,
   ) {}
 
-  static async start(): Promise<TestApp> {
-    const db = await createTestDatabase();
+  static async start(options: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
+    const db = await createTestDatabase(options);
     const runtime = createRuntimeFor(db, readEnv({ NODE_ENV: "test", DATA_DIR: "/nonexistent", PORT: "0" }));
     const httpServer = createServer(toNodeHandler(runtime.auth));
     const realtime = createRealtimeServer(httpServer, {

@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { ConversationView } from "@/components/conversation/conversation-view";
 import { getConversation } from "@/lib/conversations/list-conversations";
 import { listMessages } from "@/lib/conversations/list-messages";
+import { listParticipants } from "@/lib/conversations/list-participants";
 import { conversationIdSchema } from "@/lib/conversations/message-input";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
@@ -15,6 +16,18 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   // A conversation the user is not in looks the same as one that does not exist.
   const conversation = await getConversation(db.prisma, { userId: user.id, conversationId });
   if (!conversation) notFound();
-  const initialPage = await listMessages(db.prisma, { userId: user.id, conversationId });
-  return <ConversationView key={conversation.id} conversation={conversation} initialPage={initialPage} postMessage={postMessageAction} />;
+  const [initialPage, participants] = await Promise.all([
+    listMessages(db.prisma, { userId: user.id, conversationId }),
+    listParticipants(db.prisma, { userId: user.id, conversationId }),
+  ]);
+  return (
+    <ConversationView
+      key={conversation.id}
+      userId={user.id}
+      conversation={conversation}
+      participants={participants}
+      initialPage={initialPage}
+      postMessage={postMessageAction}
+    />
+  );
 }

@@ -1,0 +1,20 @@
+import type { ConversationSummary } from "@/lib/conversations/list-conversations";
+import type { ParticipantDto } from "@/lib/conversations/list-participants";
+
+export function ConversationHeader({ conversation, participants }: { conversation: ConversationSummary; participants: ParticipantDto[] }) {
+  const prefix = conversation.type === "group" ? "# " : "";
+  const agents = participants.filter((participant) => participant.kind === "agent");
+  return (
+    <header className="flex items-center gap-3 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+      <h1 className="text-lg font-semibold text-slate-900 dark:text-slate-100">
+        {prefix}
+        {conversation.title}
+      </h1>
+      {conversation.type === "agent_dm" && <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-brand-700">agent</span>}
+      <p className="ml-auto text-sm text-slate-500">
+        {participants.length} participants
+        {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}`).join(", ")}`}
+      </p>
+    </header>
+  );
+}

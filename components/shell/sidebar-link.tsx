@@ -1,0 +1,32 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { ConversationSummary } from "@/lib/conversations/list-conversations";
+
+/** One conversation in the sidebar: bold with a count while unread, a red @ badge for mentions. */
+export function SidebarLink({ conversation, active, icon }: { conversation: ConversationSummary; active: boolean; icon: ReactNode }) {
+  const unread = conversation.unread > 0;
+  const label = [conversation.title, unread && `${conversation.unread} unread`, conversation.mentions > 0 && `${conversation.mentions} mentions`].filter(Boolean).join(", ");
+  return (
+    <Link
+      href={`/c/${conversation.id}`}
+      aria-label={label}
+      aria-current={active ? "page" : undefined}
+      className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-200 dark:hover:bg-slate-800 ${
+        active ? "bg-slate-200 dark:bg-slate-800" : ""
+      } ${unread ? "font-semibold text-slate-900 dark:text-white" : "text-slate-600 dark:text-slate-400"}`}
+    >
+      {icon}
+      <span className="min-w-0 flex-1 truncate">{conversation.title}</span>
+      {conversation.mentions > 0 && (
+        <span aria-hidden="true" className="rounded-full bg-red-600 px-1.5 text-[11px] font-bold text-white">
+          @{conversation.mentions}
+        </span>
+      )}
+      {unread && (
+        <span aria-hidden="true" data-testid="unread-badge" className="rounded-full bg-brand-600 px-1.5 text-[11px] font-bold text-white">
+          {conversation.unread > 99 ? "99+" : conversation.unread}
+        </span>
+      )}
+    </Link>
+  );
+}

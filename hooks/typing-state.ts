@@ -1,0 +1,28 @@
+import type { TypingActor, TypingEvent } from "@/lib/realtime/events";
+
+/** How long an indicator lives without a refresh; senders refresh every TYPING_REFRESH_MS. */
+export const TYPING_TTL_MS = 6_000;
+export const TYPING_REFRESH_MS = 3_000;
+
+export type Typists = Map<string, { actor: TypingActor; expiresAt: number }>;
+
+export function applyTypingEvent(typists: Typists, event: TypingEvent, now: number): Typists {
+  const next = new Map(typists);
+  if (event.typing) next.set(event.actor.id, { actor: event.actor, expiresAt: now + TYPING_TTL_MS });
+  else next.delete(event.actor.id);
+  return next;
+}
+
+export function withoutExpired(typists: Typists, now: number): Typists {
+  return new Map([...typists].filter(([, entry]) => entry.expiresAt > now));
+}
+
+/** "Alice is typing…", "Alice and Bob are typing…", "Alice and 2 others are typing…"; agents "are thinking". */
+export function describeTypists(actors: TypingActor[]): string | null {
+  if (actors.length === 0) return null;
+  const [first, second] = actors;
+  const verb = (plural: boolean) => (actors.every((actor) => actor.kind === "agent") ? (plural ? "are thinking…" : "is thinking…") : plural ? "are typing…" : "is typing…");
+  if (actors.length === 1) return `${first!.name} ${verb(false)}`;
+  if (actors.length === 2) return `${first!.name} and ${second!.name} ${verb(true)}`;
+  return `${first!.name} and ${actors.length - 1} others ${verb(true)}`;
+}

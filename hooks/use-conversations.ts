@@ -1,0 +1,48 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { ConversationSummary } from "@/lib/conversations/list-conversations";
+import type { ConversationActivity } from "@/lib/realtime/events";
+import { applyActivity, applyReadUpdate } from "./conversation-cache";
+import { queryKeys } from "./query-keys";
+import { getSocket } from "./use-socket";
+
+async function fetchConversations(): Promise<ConversationSummary[]> {
+  const response = await fetch("/api/conversations");
+  const body = await response.json();
+  if (!response.ok) throw new Error(body?.error?.message ?? "Could not load conversations.");
+  return body.data;
+}
+
+/** The user's conversations with live unread and mention counts. */
+export function useConversations(userId: string, initial: ConversationSummary[]) {
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: queryKeys.conversations(), queryFn: fetchConversations, initialData: initial });
+
+  useEffect(() => {
+    const socket = getSocket();
+    const key = queryKeys.conversations();
+    const onActivity = (activity: ConversationActivity) => {
+      const known = queryClient.getQueryData<ConversationSummary[]>(key)?.some((conversation) => conversation.id === activity.conversationId);
+      if (known) queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyActivity(list, activity, userId));
+      else void queryClient.invalidateQueries({ queryKey: key });
+    };
+    const onRead = (summary: ConversationSummary) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyReadUpdate(list, summary));
+    const onCreated = () => void queryClient.invalidateQueries({ queryKey: key });
+    // After a reconnect the counts may have moved while we were away: one refetch, not one per event.
+    const onReconnect = () => void queryClient.invalidateQueries({ queryKey: key });
+    socket.on("conversation:activity", onActivity);
+    socket.on("read:updated", onRead);
+    socket.on("conversation:created", onCreated);
+    socket.io.on("reconnect", onReconnect);
+    return () => {
+      socket.off("conversation:activity", onActivity);
+      socket.off("read:updated", onRead);
+      socket.off("conversation:created", onCreated);
+      socket.io.off("reconnect", onReconnect);
+    };
+  }, [queryClient, userId]);
+
+  return query.data;
+}

@@ -1,0 +1,31 @@
+import type { Prisma } from "@/lib/db/open-database";
+import { assertParticipant } from "./assert-participant";
+
+export interface ParticipantDto {
+  kind: "user" | "agent";
+  id: string;
+  handle: string;
+  name: string;
+  color: string | null;
+}
+
+/** Who is in a conversation, for the header and @mention completion. */
+export async function listParticipants(
+  prisma: Prisma,
+  { userId, conversationId }: { userId: string; conversationId: string },
+): Promise<ParticipantDto[]> {
+  await assertParticipant(prisma, { userId, conversationId });
+  const rows = await prisma.participant.findMany({
+    where: { conversationId },
+    orderBy: { joinedAt: "asc" },
+    select: {
+      user: { select: { id: true, handle: true, name: true } },
+      agent: { select: { id: true, handle: true, displayName: true, color: true } },
+    },
+  });
+  return rows.flatMap((row): ParticipantDto[] => {
+    if (row.user) return [{ kind: "user", id: row.user.id, handle: row.user.handle, name: row.user.name, color: null }];
+    if (row.agent) return [{ kind: "agent", id: row.agent.id, handle: row.agent.handle, name: row.agent.displayName, color: row.agent.color }];
+    return [];
+  });
+}

@@ -1,0 +1,14 @@
+/**
+ * The @handles a message mentions, lowercased and unique. Mentions inside code spans or fenced
+ * code blocks do not count, nor does the @ of an email address (a word character before it).
+ */
+const fencedCode = /```[\s\S]*?(```|$)/g;
+const inlineCode = /`[^`\n]*`/g;
+const mention = /(^|[^\w@.+-])@([a-z0-9](?:[a-z0-9_.-]*[a-z0-9_])?)/gi;
+
+export function parseMentions(content: string): string[] {
+  const prose = content.replace(fencedCode, " ").replace(inlineCode, " ");
+  const handles = new Set<string>();
+  for (const match of prose.matchAll(mention)) handles.add(match[2]!.toLowerCase());
+  return [...handles];
+}
