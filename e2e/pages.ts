@@ -23,13 +23,32 @@ export class AuthPage {
 export class ConversationPage {
   constructor(readonly page: Page) {}
 
+  sidebar() {
+    return this.page.getByRole("navigation", { name: "Conversations" });
+  }
+
+  /** A sidebar entry by its title; its accessible name also carries the unread and mention counts. */
+  sidebarLink(title: string) {
+    return this.sidebar().getByRole("link", { name: new RegExp(`^${title}(,|$)`) });
+  }
+
   async open(channel: string) {
-    await this.page.getByRole("navigation", { name: "Conversations" }).getByRole("link", { name: `# ${channel}` }).click();
+    await this.sidebarLink(channel).click();
     await expect(this.page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
   }
 
+  async startDirectMessage(name: string) {
+    await this.sidebar().getByRole("button", { name: "New direct message" }).click();
+    await this.sidebar().getByRole("group", { name: "Start a direct message with" }).getByRole("button", { name: new RegExp(`^${name} @`) }).click();
+    await expect(this.page.getByRole("heading", { name })).toBeVisible();
+  }
+
   composer(channel: string) {
-    return this.page.getByRole("textbox", { name: `Message ${channel}` });
+    return this.page.getByRole("textbox", { name: `Message #${channel}` });
+  }
+
+  dmComposer(name: string) {
+    return this.page.getByRole("textbox", { name: `Message ${name}` });
   }
 
   async send(channel: string, text: string) {
@@ -44,7 +63,8 @@ export class ConversationPage {
 
 export function uniqueUser(name: string) {
   const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  return { name, email: `${name.toLowerCase()}.${id}@example.test`, password: "e2e-password-1" };
+  // Names are unique per test too, so "Messages from Alice …" never matches another test's Alice.
+  return { name: `${name} ${id.slice(-4)}`, email: `${name.toLowerCase()}.${id}@example.test`, password: "e2e-password-1" };
 }
 
 /** A signed-up person in a browser context of their own. */

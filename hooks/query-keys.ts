@@ -1,4 +1,5 @@
 export const queryKeys = {
   conversations: () => ["conversations"] as const,
+  directory: () => ["directory"] as const,
   messages: (conversationId: string) => ["conversation", conversationId, "messages"] as const,
 };

@@ -9,14 +9,13 @@ import { postMessageInputSchema } from "@/lib/conversations/message-input";
 import { openAgentChat } from "@/lib/conversations/open-agent-chat";
 import { openDirectMessage } from "@/lib/conversations/open-direct-message";
 import { openRoom } from "@/lib/conversations/open-room";
-import { postMessage } from "@/lib/conversations/post-message";
+import { sendMessage } from "@/lib/conversations/send-message";
 import { publicAction, userAction } from "@/lib/actions/safe-action";
 
 const id = (what: string) => z.string().min(1, `Choose ${what}.`);
 
 export const postMessageAction = userAction("post-message", postMessageInputSchema, async (input, { runtime, user }) => {
-  const result = await postMessage(runtime.db.prisma, { userId: user.id, input });
-  if (result.created) runtime.realtime.messageCreated(result.message, result);
+  const result = await sendMessage(runtime.db.prisma, runtime.realtime, { userId: user.id, input });
   return { message: result.message, unknownMentions: result.unknownMentions };
 });
 

@@ -18,7 +18,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <Sidebar
         user={user}
         initialConversations={conversations}
-        directory={directory}
+        initialDirectory={directory}
         actions={{ createChannel: createChannelAction, openDirectMessage: openDirectMessageAction, openAgentChat: openAgentChatAction, signOut: signOutAction }}
       />
       <main className="min-w-0 flex-1">{children}</main>

@@ -7,6 +7,7 @@ import type { ConversationSummary } from "@/lib/conversations/list-conversations
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { Avatar, colourFor } from "@/components/ui/avatar";
 import { useConversations } from "@/hooks/use-conversations";
+import { useDirectory } from "@/hooks/use-directory";
 import { SidebarLink } from "./sidebar-link";
 import { NewChannelForm, PersonPicker, useOpenConversation, type OpenAction } from "./start-forms";
 import { UserMenu } from "./user-menu";
@@ -21,15 +22,16 @@ export interface SidebarActions {
 export function Sidebar({
   user,
   initialConversations,
-  directory,
+  initialDirectory,
   actions,
 }: {
   user: SessionUser;
   initialConversations: ConversationSummary[];
-  directory: ProjectDirectory | null;
+  initialDirectory: ProjectDirectory | null;
   actions: SidebarActions;
 }) {
   const conversations = useConversations(user.id, initialConversations);
+  const { directory, refresh: refreshDirectory } = useDirectory(initialDirectory);
   const pathname = usePathname();
   const [adding, setAdding] = useState<"channel" | "dm" | null>(null);
   const dm = useOpenConversation(actions.openDirectMessage);
@@ -53,7 +55,18 @@ export function Sidebar({
           ))}
         </Section>
 
-        <Section title="Direct messages" addLabel="New direct message" onAdd={directory ? () => setAdding("dm") : undefined}>
+        <Section
+          title="Direct messages"
+          addLabel="New direct message"
+          onAdd={
+            directory
+              ? () => {
+                  refreshDirectory();
+                  setAdding("dm");
+                }
+              : undefined
+          }
+        >
           {adding === "dm" && directory && (
             <PersonPicker
               label="Start a direct message with"

@@ -3,7 +3,8 @@ import { Server, type ServerOptions, type Socket } from "socket.io";
 import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { assertParticipant } from "@/lib/conversations/assert-participant";
-import { conversationIdSchema } from "@/lib/conversations/message-input";
+import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversations/message-input";
+import { sendMessage } from "@/lib/conversations/send-message";
 import { listMessagesSince } from "@/lib/conversations/list-messages";
 import { markRead } from "@/lib/conversations/mark-read";
 import type { Prisma } from "@/lib/db/open-database";
@@ -126,6 +127,11 @@ function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps, publisher: (
   });
 
   handle(socket, "sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
+
+  handle(socket, "message:send", postMessageInputSchema, async (input) => {
+    const { message } = await sendMessage(deps.prisma, publisher(), { userId, input });
+    return message;
+  });
 
   handle(socket, "conversation:read", readSchema, async (payload) => {
     const summary = await markRead(deps.prisma, { userId, ...payload });

@@ -48,6 +48,8 @@ export interface ClientToServerEvents {
   "conversation:leave": (payload: unknown, ack: AckFn<{ conversationId: string }>) => void;
   "conversation:read": (payload: unknown, ack: AckFn<ConversationSummary>) => void;
   "sync:since": (payload: unknown, ack: AckFn<SyncResult>) => void;
+  /** Posting over the socket: the same path as the server action, for API clients and tests. */
+  "message:send": (payload: unknown, ack: AckFn<MessageDto>) => void;
   "typing:start": (payload: unknown, ack?: AckFn<null>) => void;
   "typing:stop": (payload: unknown, ack?: AckFn<null>) => void;
 }

@@ -1,0 +1,11 @@
+import { jsonResponse } from "@/lib/http/json-response";
+import { getProjectDirectory } from "@/lib/projects/project-directory";
+import { requireApiUser } from "@/lib/session/current-user";
+
+/** The people and agents of the user's project (pickers, @mention completion). */
+export async function GET() {
+  return jsonResponse("directory", async () => {
+    const { runtime, user } = await requireApiUser();
+    return getProjectDirectory(runtime.db.prisma, { userId: user.id });
+  });
+}
