@@ -3,7 +3,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
-import type { ConversationActivity } from "@/lib/realtime/events";
+import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { ConversationActivity, MessageMeta } from "@/lib/realtime/events";
 import { applyActivity, applyReadUpdate } from "./conversation-cache";
 import { queryKeys } from "./query-keys";
 import { getSocket } from "./use-socket";
@@ -28,16 +29,26 @@ export function useConversations(userId: string, initial: ConversationSummary[])
       if (known) queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyActivity(list, activity, userId));
       else void queryClient.invalidateQueries({ queryKey: key });
     };
+    // A socket in a conversation's room gets the message itself instead of an activity event.
+    const onMessage = (message: MessageDto, meta?: MessageMeta) =>
+      onActivity({
+        conversationId: message.conversationId,
+        seq: message.seq,
+        authorUserId: message.author.kind === "user" ? message.author.id : null,
+        mentionedUserIds: meta?.mentionedUserIds ?? [],
+      });
     const onRead = (summary: ConversationSummary) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyReadUpdate(list, summary));
     const onCreated = () => void queryClient.invalidateQueries({ queryKey: key });
     // After a reconnect the counts may have moved while we were away: one refetch, not one per event.
     const onReconnect = () => void queryClient.invalidateQueries({ queryKey: key });
     socket.on("conversation:activity", onActivity);
+    socket.on("message:created", onMessage);
     socket.on("read:updated", onRead);
     socket.on("conversation:created", onCreated);
     socket.io.on("reconnect", onReconnect);
     return () => {
       socket.off("conversation:activity", onActivity);
+      socket.off("message:created", onMessage);
       socket.off("read:updated", onRead);
       socket.off("conversation:created", onCreated);
       socket.io.off("reconnect", onReconnect);

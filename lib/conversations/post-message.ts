@@ -1,14 +1,17 @@
+import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/open-database";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
+import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { AppError } from "@/lib/errors/app-error";
 import { messageInclude, toMessageDto, type MessageDto } from "./message-dto";
 import type { PostMessageInput } from "./message-input";
 import { userMessageMetadata } from "./message-metadata";
 import { parseMentions } from "./parse-mentions";
 
-/** At most this many messages per user in RATE_WINDOW_MS, counted in the database so every node agrees. */
+/** A burst of more than RATE_LIMIT messages is refused; the allowance refills at RATE_LIMIT per RATE_WINDOW_S. */
 export const RATE_LIMIT = 20;
-export const RATE_WINDOW_MS = 10_000;
+export const RATE_WINDOW_S = 10;
+const RATE_REFILL_PER_S = RATE_LIMIT / RATE_WINDOW_S;
 
 export interface PostMessageResult {
   message: MessageDto;
@@ -22,109 +25,113 @@ export interface PostMessageResult {
   unknownMentions: string[];
 }
 
-interface Participants {
-  users: { id: string; handle: string }[];
-  agents: { id: string; handle: string }[];
+/**
+ * Writes a user's message with the conversation's next sequence number, its mentions and the
+ * author's read position. Idempotent on (conversation, clientId): a retried or duplicated send
+ * returns the first message.
+ */
+export async function postMessage(prisma: Prisma, { userId, input }: { userId: string; input: PostMessageInput }): Promise<PostMessageResult> {
+  try {
+    return await insertMessage(prisma, userId, input);
+  } catch (error) {
+    // The same clientId again (a retry, or two sends racing): the unique constraint refused it.
+    if (!isUniqueViolation(error)) throw error;
+    const message = await existingMessage(prisma, userId, input);
+    return { message, created: false, participantUserIds: [], mentionedUserIds: [], mentionedAgentIds: [], unknownMentions: [] };
+  }
+}
+
+interface InsertedRow {
+  authorName: string | null;
+  tokens: number | null;
+  seq: number | null;
+  participantUserIds: string[];
+  mentionedUserIds: string[];
+  mentionedAgentIds: string[];
+  unknownMentions: string[];
 }
 
 /**
- * Writes a user's message with the conversation's next sequence number and its mentions, in one
- * transaction. Idempotent on (conversation, clientId): a retried or duplicated send returns the
- * first message.
+ * One atomic statement, the hot path of the product: check the author takes part, take a token
+ * from their rate bucket, allocate the next seq under the conversation's row lock (so seqs have
+ * no gaps), insert the message and the mentions of participants, move the author's read
+ * position (one's own messages never count as unread), and return who must be told.
  */
-export async function postMessage(prisma: Prisma, { userId, input }: { userId: string; input: PostMessageInput }): Promise<PostMessageResult> {
-  const participants = await loadParticipants(prisma, input.conversationId);
-  if (!participants.users.some((user) => user.id === userId)) {
-    throw new AppError("forbidden", "You are not a participant of this conversation.");
-  }
-  const mentions = resolveMentions(input.content, participants, userId);
-  const context = { participantUserIds: participants.users.map((user) => user.id), ...mentions };
-  try {
-    return { ...(await insertMessage(prisma, userId, input, mentions)), ...context };
-  } catch (error) {
-    // Two sends of the same clientId raced: the loser's insert hit the unique constraint.
-    if (!isUniqueViolation(error)) throw error;
-    return { message: await existingMessage(prisma, userId, input), created: false, ...context };
-  }
-}
-
-async function loadParticipants(prisma: Prisma, conversationId: string): Promise<Participants> {
-  const rows = await prisma.participant.findMany({
-    where: { conversationId },
-    select: { user: { select: { id: true, handle: true } }, agent: { select: { id: true, handle: true } } },
-  });
-  return {
-    users: rows.flatMap((row) => (row.user ? [row.user] : [])),
-    agents: rows.flatMap((row) => (row.agent ? [row.agent] : [])),
-  };
-}
-
-function resolveMentions(content: string, participants: Participants, authorId: string) {
-  const handles = parseMentions(content);
-  const users = participants.users.filter((user) => handles.includes(user.handle) && user.id !== authorId);
-  const agents = participants.agents.filter((agent) => handles.includes(agent.handle));
-  const known = new Set([...participants.users, ...participants.agents].map((party) => party.handle));
-  return {
-    mentionedUserIds: users.map((user) => user.id),
-    mentionedAgentIds: agents.map((agent) => agent.id),
-    unknownMentions: handles.filter((handle) => !known.has(handle)),
-  };
-}
-
-async function insertMessage(
-  prisma: Prisma,
-  userId: string,
-  input: PostMessageInput,
-  mentions: { mentionedUserIds: string[]; mentionedAgentIds: string[] },
-): Promise<{ message: MessageDto; created: boolean }> {
-  return prisma.$transaction(async (tx) => {
-    const existing = await tx.message.findUnique({
-      where: { conversationId_clientId: { conversationId: input.conversationId, clientId: input.clientId } },
-      include: messageInclude,
-    });
-    if (existing) return { message: ownMessage(existing, userId), created: false };
-
-    // One sender's posts are counted one at a time, so a concurrent burst cannot all slip under the limit.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${userId}))`;
-    const recent = await tx.message.count({ where: { authorUserId: userId, createdAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } });
-    if (recent >= RATE_LIMIT) {
-      throw new AppError("rate_limited", `You're sending messages too fast (at most ${RATE_LIMIT} in ${RATE_WINDOW_MS / 1000} seconds). Wait a moment, then retry.`);
-    }
-
-    // The row lock taken here serialises concurrent posts, so sequence numbers have no gaps.
-    const [allocated] = await tx.$queryRaw<{ lastSeq: number }[]>`
+async function insertMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<PostMessageResult> {
+  const id = randomUUID();
+  const now = new Date();
+  const metadata = userMessageMetadata(now);
+  const handles = parseMentions(input.content);
+  // Most messages mention nobody: their statement leaves the mention work out entirely.
+  const withMentions = handles.length > 0;
+  const [row] = await prisma.$queryRaw<InsertedRow[]>`
+    WITH parties AS (
+      SELECT p."userId", p."agentId", COALESCE(u."handle", a."handle") AS "handle", u."name"
+      FROM "participants" p
+      LEFT JOIN "users" u ON u."id" = p."userId"
+      LEFT JOIN "agents" a ON a."id" = p."agentId"
+      WHERE p."conversationId" = ${input.conversationId}
+    ), ${withMentions ? sql`handles AS (SELECT jsonb_array_elements_text(${JSON.stringify(handles)}::jsonb) AS "handle"),` : empty} author AS (
+      SELECT "name" FROM parties WHERE "userId" = ${userId}
+    ), bucket AS (
+      INSERT INTO "rate_buckets" ("userId", "tokens", "updatedAt")
+      SELECT ${userId}, ${RATE_LIMIT - 1}, now() FROM author
+      ON CONFLICT ("userId") DO UPDATE SET
+        "tokens" = GREATEST(LEAST(${RATE_LIMIT}::float8, "rate_buckets"."tokens" + EXTRACT(EPOCH FROM (now() - "rate_buckets"."updatedAt")) * ${RATE_REFILL_PER_S}) - 1, -1),
+        "updatedAt" = now()
+      RETURNING "tokens"
+    ), allocated AS (
       UPDATE "conversations" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = now()
-      WHERE "id" = ${input.conversationId} RETURNING "lastSeq"`;
-    if (!allocated) throw new AppError("not_found", "This conversation no longer exists.");
+      WHERE "id" = ${input.conversationId} AND (SELECT "tokens" FROM bucket) >= 0
+      RETURNING "lastSeq"
+    ), inserted AS (
+      INSERT INTO "messages" ("id", "conversationId", "seq", "clientId", "authorUserId", "role", "content", "metadata", "createdAt")
+      SELECT ${id}, ${input.conversationId}, "lastSeq", ${input.clientId}, ${userId}, 'user', ${input.content}, ${JSON.stringify(metadata)}::jsonb, ${now}
+      FROM allocated
+      RETURNING "seq"
+    ), ${withMentions ? sql`mentioned AS (
+      INSERT INTO "message_mentions" ("id", "messageId", "conversationId", "seq", "userId", "agentId")
+      SELECT gen_random_uuid()::text, ${id}, ${input.conversationId}, inserted."seq", parties."userId", parties."agentId"
+      FROM inserted, parties
+      WHERE parties."handle" IN (SELECT "handle" FROM handles) AND parties."userId" IS DISTINCT FROM ${userId}
+    ),` : empty} read AS (
+      INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
+      SELECT ${userId}, ${input.conversationId}, "seq", now() FROM inserted
+      ON CONFLICT ("userId", "conversationId")
+      DO UPDATE SET "lastReadSeq" = GREATEST("read_states"."lastReadSeq", EXCLUDED."lastReadSeq"), "updatedAt" = now()
+    )
+    SELECT (SELECT "name" FROM author) AS "authorName",
+           (SELECT "tokens" FROM bucket) AS "tokens",
+           (SELECT "seq" FROM inserted) AS "seq",
+           ARRAY(SELECT "userId" FROM parties WHERE "userId" IS NOT NULL) AS "participantUserIds",
+           ${
+             withMentions
+               ? sql`ARRAY(SELECT "userId" FROM parties WHERE "userId" <> ${userId} AND "handle" IN (SELECT "handle" FROM handles)) AS "mentionedUserIds",
+                     ARRAY(SELECT "agentId" FROM parties WHERE "agentId" IS NOT NULL AND "handle" IN (SELECT "handle" FROM handles)) AS "mentionedAgentIds",
+                     ARRAY(SELECT "handle" FROM handles WHERE "handle" NOT IN (SELECT "handle" FROM parties)) AS "unknownMentions"`
+               : sql`'{}'::text[] AS "mentionedUserIds", '{}'::text[] AS "mentionedAgentIds", '{}'::text[] AS "unknownMentions"`
+           }`;
 
-    const now = new Date();
-    const row = await tx.message.create({
-      data: {
-        conversationId: input.conversationId,
-        seq: allocated.lastSeq,
-        clientId: input.clientId,
-        authorUserId: userId,
-        role: "user",
-        content: input.content,
-        metadata: userMessageMetadata(now),
-        createdAt: now,
-        mentions: {
-          create: [
-            ...mentions.mentionedUserIds.map((id) => ({ userId: id, conversationId: input.conversationId, seq: allocated.lastSeq })),
-            ...mentions.mentionedAgentIds.map((id) => ({ agentId: id, conversationId: input.conversationId, seq: allocated.lastSeq })),
-          ],
-        },
-      },
-      include: messageInclude,
-    });
-    // One's own message is read by definition: it must never count as unread.
-    await tx.readState.upsert({
-      where: { userId_conversationId: { userId, conversationId: input.conversationId } },
-      create: { userId, conversationId: input.conversationId, lastReadSeq: row.seq },
-      update: { lastReadSeq: row.seq },
-    });
-    return { message: toMessageDto(row), created: true };
-  });
+  if (!row?.authorName) throw new AppError("forbidden", "You are not a participant of this conversation.");
+  if (row.seq === null) {
+    if (row.tokens !== null && row.tokens < 0) {
+      throw new AppError("rate_limited", `You're sending messages too fast (at most ${RATE_LIMIT} in ${RATE_WINDOW_S} seconds). Wait a moment, then retry.`);
+    }
+    throw new AppError("not_found", "This conversation no longer exists.");
+  }
+  const message: MessageDto = {
+    id,
+    conversationId: input.conversationId,
+    seq: row.seq,
+    clientId: input.clientId,
+    role: "user",
+    content: input.content,
+    metadata,
+    author: { kind: "user", id: userId, name: row.authorName },
+    createdAt: now.toISOString(),
+  };
+  const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions } = row;
+  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions };
 }
 
 async function existingMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<MessageDto> {
@@ -132,10 +139,6 @@ async function existingMessage(prisma: Prisma, userId: string, input: PostMessag
     where: { conversationId_clientId: { conversationId: input.conversationId, clientId: input.clientId } },
     include: messageInclude,
   });
-  return ownMessage(row, userId);
-}
-
-function ownMessage(row: Parameters<typeof toMessageDto>[0] & { authorUserId: string | null }, userId: string): MessageDto {
   if (row.authorUserId !== userId) {
     throw new AppError("conflict", "This message id is already used by another message. Send it again as a new message.");
   }

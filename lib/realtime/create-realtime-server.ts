@@ -80,9 +80,11 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
 
   const publisher: RealtimePublisher = {
     messageCreated(message, audience) {
-      io.to(conversationRoom(message.conversationId)).emit("message:created", message);
+      const room = conversationRoom(message.conversationId);
+      io.to(room).emit("message:created", message, { mentionedUserIds: audience.mentionedUserIds });
       if (audience.participantUserIds.length === 0) return;
-      io.to(audience.participantUserIds.map(userRoom)).emit("conversation:activity", {
+      // Sockets in the room already have the message; only the others need the activity.
+      io.to(audience.participantUserIds.map(userRoom)).except(room).emit("conversation:activity", {
         conversationId: message.conversationId,
         seq: message.seq,
         authorUserId: message.author.kind === "user" ? message.author.id : null,

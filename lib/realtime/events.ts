@@ -13,7 +13,7 @@ export interface SyncResult {
   complete: boolean;
 }
 
-/** Sent to each participant's user room, so sidebars update for conversations not open. */
+/** Sent to each participant's sockets outside the room, so sidebars update for conversations not open. */
 export interface ConversationActivity {
   conversationId: string;
   seq: number;
@@ -33,8 +33,13 @@ export interface TypingEvent {
   typing: boolean;
 }
 
+/** Sent with a new message to the sockets in its room; absent on catch-up. */
+export interface MessageMeta {
+  mentionedUserIds: string[];
+}
+
 export interface ServerToClientEvents {
-  "message:created": (message: MessageDto) => void;
+  "message:created": (message: MessageDto, meta?: MessageMeta) => void;
   "conversation:activity": (activity: ConversationActivity) => void;
   "conversation:created": (payload: { conversationId: string }) => void;
   /** The user's own read position moved (this tab or another); counts are fresh. */

@@ -16,11 +16,17 @@ CREATE TABLE "message_mentions" (
     CONSTRAINT "message_mentions_one_party_check" CHECK (("userId" IS NULL) <> ("agentId" IS NULL))
 );
 
--- CreateIndex
-CREATE UNIQUE INDEX "users_handle_key" ON "users"("handle");
+-- CreateTable
+CREATE TABLE "rate_buckets" (
+    "userId" TEXT NOT NULL,
+    "tokens" DOUBLE PRECISION NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "rate_buckets_pkey" PRIMARY KEY ("userId")
+);
 
 -- CreateIndex
-CREATE INDEX "messages_authorUserId_createdAt_idx" ON "messages"("authorUserId", "createdAt");
+CREATE UNIQUE INDEX "users_handle_key" ON "users"("handle");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "message_mentions_messageId_userId_key" ON "message_mentions"("messageId", "userId");

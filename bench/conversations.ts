@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server } from "socket.io";
+import { io as connectSocket, type Socket } from "socket.io-client";
+import { postMessageInputSchema } from "@/lib/conversations/message-input";
+import { listConversations } from "@/lib/conversations/list-conversations";
+import { sendMessage } from "@/lib/conversations/send-message";
+import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { Ack } from "@/lib/realtime/events";
+import { createProjectWithChannel } from "@/test/support/fixtures";
+import { emitWithAck } from "@/test/support/test-app";
+import { startBenchServer } from "./bench-server";
+import { percentile, result, type BenchResult } from "./measure";
+
+const ROOM_SIZE = 50;
+const DELIVERY_ROUNDS = 200;
+
+type Server_ = Awaited<ReturnType<typeof startBenchServer>>;
+
+export async function measureConversations(): Promise<BenchResult[]> {
+  const server = await startBenchServer();
+  try {
+    const { channel } = await createProjectWithChannel(server.db.prisma);
+    const users = [];
+    for (let index = 0; index < ROOM_SIZE; index += 1) users.push(await server.signUp(`bench${index}`));
+    const delivery = await measureDelivery(server, channel.id, users);
+    const throughput = await measurePostThroughput(server, channel.id, users.map((user) => user.id));
+    const unread = await measureUnreadCounts(server);
+    return [...delivery, ...throughput, unread];
+  } finally {
+    await server.close();
+  }
+}
+
+/** Post → `message:created` on all 50 sockets of the room, against a bare broadcast of the same payload. */
+async function measureDelivery(server: Server_, conversationId: string, users: { id: string; cookie: string }[]): Promise<BenchResult[]> {
+  const sockets = await Promise.all(users.map((user) => server.connect(user.cookie)));
+  await Promise.all(sockets.map((socket) => emitWithAck(socket, "conversation:join", { conversationId })));
+
+  const chorus: number[] = [];
+  let payload: MessageDto | undefined;
+  for (let round = 0; round < DELIVERY_ROUNDS; round += 1) {
+    const sender = sockets[round % sockets.length]!;
+    const started = performance.now();
+    const allReceived = Promise.all(sockets.map((socket) => new Promise<void>((resolve) => socket.once("message:created", () => resolve()))));
+    const ack = await emitWithAck<Ack<MessageDto>>(sender, "message:send", { conversationId, clientId: randomUUID(), content: `delivery ${round}` });
+    if ("error" in ack) throw new Error(ack.error.message);
+    payload = ack.data;
+    await allReceived;
+    chorus.push(performance.now() - started);
+  }
+  sockets.forEach((socket) => socket.disconnect());
+  const bare = await bareBroadcast(payload!);
+  return [
+    result("conversations.delivery_p50_ms", "ms", percentile(chorus, 50), percentile(bare, 50), { ratioAtMost: 2 }),
+    result("conversations.delivery_p99_ms", "ms", percentile(chorus, 99), percentile(bare, 99), { ratioAtMost: 2 }),
+  ];
+}
+
+/** The baseline: a client emits the payload, a plain Socket.IO server broadcasts it to the same room size. */
+async function bareBroadcast(payload: MessageDto): Promise<number[]> {
+  const httpServer = createServer();
+  const io = new Server(httpServer);
+  io.on("connection", (socket) => {
+    void socket.join("room");
+    socket.on("send", (message, ack: () => void) => {
+      io.to("room").emit("message", message);
+      ack();
+    });
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  const sockets: Socket[] = await Promise.all(
+    Array.from({ length: ROOM_SIZE }, () => new Promise<Socket>((resolve) => {
+      const socket = connectSocket(url, { transports: ["websocket"], forceNew: true });
+      socket.once("connect", () => resolve(socket));
+    })),
+  );
+  const samples: number[] = [];
+  for (let round = 0; round < DELIVERY_ROUNDS; round += 1) {
+    const started = performance.now();
+    const allReceived = Promise.all(sockets.map((socket) => new Promise<void>((resolve) => socket.once("message", () => resolve()))));
+    await sockets[round % sockets.length]!.timeout(5_000).emitWithAck("send", payload);
+    await allReceived;
+    samples.push(performance.now() - started);
+  }
+  sockets.forEach((socket) => socket.disconnect());
+  io.close();
+  return samples;
+}
+
+const THROUGHPUT_MESSAGES = 600;
+
+/** Messages per second through validation, the posting transaction and the emit, against bare INSERTs. */
+async function measurePostThroughput(server: Server_, conversationId: string, userIds: string[]): Promise<BenchResult[]> {
+  const { prisma } = server.db;
+  let started = performance.now();
+  for (let index = 0; index < THROUGHPUT_MESSAGES; index += 1) {
+    const input = postMessageInputSchema.parse({ conversationId, clientId: randomUUID(), content: `throughput ${index}` });
+    // Senders rotate so the per-user rate limit (20 per 10 s) is not what is measured.
+    await sendMessage(prisma, server.runtime.realtime, { userId: userIds[index % userIds.length]!, input });
+  }
+  const full = THROUGHPUT_MESSAGES / ((performance.now() - started) / 1000);
+
+  const { lastSeq } = await prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+  started = performance.now();
+  for (let index = 1; index <= THROUGHPUT_MESSAGES; index += 1) {
+    await prisma.$executeRaw`INSERT INTO "messages" ("id", "conversationId", "seq", "authorUserId", "role", "content") VALUES (${randomUUID()}, ${conversationId}, ${lastSeq + index}, ${userIds[0]}, 'user', ${`bare ${index}`})`;
+  }
+  const bare = THROUGHPUT_MESSAGES / ((performance.now() - started) / 1000);
+  return [result("conversations.post_throughput", "messages/s", full, bare, { ratioAtLeast: 0.3 })];
+}
+
+const CONVERSATIONS = 500;
+const MESSAGES_EACH = 1000;
+const UNREAD_TARGET_MS = 20;
+
+/** The sidebar's one query for a user in 500 conversations of 1,000 messages each. */
+async function measureUnreadCounts(server: Server_): Promise<BenchResult> {
+  const { prisma } = server.db;
+  const reader = await server.signUp("reader");
+  const writer = await server.signUp("writer");
+  const project = await prisma.project.findFirstOrThrow();
+  await prisma.$executeRaw`
+    INSERT INTO "conversations" ("id", "projectId", "type", "key", "scope", "title", "lastSeq", "updatedAt")
+    SELECT 'bench-' || n, ${project.id}, 'group', 'per_room', 'room:bench-' || n, 'bench ' || n, ${MESSAGES_EACH}, now() - n * interval '1 second'
+    FROM generate_series(1, ${CONVERSATIONS}) n`;
+  await prisma.$executeRaw`
+    INSERT INTO "participants" ("id", "conversationId", "userId")
+    SELECT gen_random_uuid()::text, c."id", u."id" FROM "conversations" c CROSS JOIN (VALUES (${reader.id}), (${writer.id})) AS u("id")
+    WHERE c."id" LIKE 'bench-%'`;
+  await prisma.$executeRaw`
+    INSERT INTO "messages" ("id", "conversationId", "seq", "authorUserId", "role", "content")
+    SELECT gen_random_uuid()::text, c."id", s, ${writer.id}, 'user', 'message ' || s
+    FROM "conversations" c CROSS JOIN generate_series(1, ${MESSAGES_EACH}) s WHERE c."id" LIKE 'bench-%'`;
+  // Every 50th message mentions the reader; the reader has read a different amount of each conversation.
+  await prisma.$executeRaw`
+    INSERT INTO "message_mentions" ("id", "messageId", "conversationId", "seq", "userId")
+    SELECT gen_random_uuid()::text, m."id", m."conversationId", m."seq", ${reader.id} FROM "messages" m
+    WHERE m."conversationId" LIKE 'bench-%' AND m."seq" % 50 = 0`;
+  await prisma.$executeRaw`
+    INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
+    SELECT ${reader.id}, c."id", (hashtext(c."id") & 1023) % ${MESSAGES_EACH}, now() FROM "conversations" c WHERE c."id" LIKE 'bench-%'`;
+  await prisma.$executeRaw`ANALYZE`;
+
+  const samples: number[] = [];
+  for (let run = 0; run < 30; run += 1) {
+    const started = performance.now();
+    const list = await listConversations(prisma, { userId: reader.id });
+    samples.push(performance.now() - started);
+    if (list.length < CONVERSATIONS) throw new Error(`expected ${CONVERSATIONS} conversations, got ${list.length}`);
+  }
+  return result("conversations.unread_counts_ms", "ms", percentile(samples, 50), UNREAD_TARGET_MS, { valueAtMost: UNREAD_TARGET_MS });
+}

@@ -1,0 +1,32 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { measureConversations } from "./conversations";
+import { meetsTarget, type BenchResult } from "./measure";
+
+// `npm run bench`: every measure in one run on this machine; results to bench/results/latest.json.
+process.env.LOG_LEVEL ??= "error";
+
+const suites: [string, () => Promise<BenchResult[]>][] = [["conversations", measureConversations]];
+
+const results: BenchResult[] = [];
+for (const [name, run] of suites) {
+  console.log(`measuring ${name}…`);
+  results.push(...(await run()));
+}
+
+const file = path.join(process.cwd(), "bench", "results", "latest.json");
+await mkdir(path.dirname(file), { recursive: true });
+await writeFile(file, `${JSON.stringify(results.map(({ target: _target, ...stored }) => stored), null, 2)}\n`);
+
+console.table(
+  results.map((entry) => ({
+    name: entry.name,
+    value: `${entry.value} ${entry.unit}`,
+    baseline: entry.baseline,
+    ratio: entry.ratio,
+    target: entry.target ? Object.entries(entry.target).map(([kind, bound]) => `${kind} ${bound}`).join(", ") : "",
+    met: meetsTarget(entry) === null ? "" : meetsTarget(entry) ? "yes" : "NO",
+  })),
+);
+console.log(`written to ${path.relative(process.cwd(), file)}`);
+process.exit(0);
