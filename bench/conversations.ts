@@ -9,19 +9,19 @@ import { sendMessage } from "@/lib/conversations/send-message";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { Ack } from "@/lib/realtime/events";
 import { createProjectWithChannel } from "@/test/support/fixtures";
-import { emitWithAck } from "@/test/support/test-app";
+import { emitWithAck, type TestApp, type TestUser } from "@/test/support/test-app";
 import { startBenchServer } from "./bench-server";
 import { percentile, result, type BenchResult } from "./measure";
 
 const ROOM_SIZE = 50;
 const DELIVERY_ROUNDS = 200;
 
-type Server_ = Awaited<ReturnType<typeof startBenchServer>>;
+type Server_ = TestApp;
 
 export async function measureConversations(): Promise<BenchResult[]> {
   const server = await startBenchServer();
   try {
-    const { channel } = await createProjectWithChannel(server.db.prisma);
+    const { channel } = await createProjectWithChannel(server.prisma);
     const users = [];
     for (let index = 0; index < ROOM_SIZE; index += 1) users.push(await server.signUp(`bench${index}`));
     const delivery = await measureDelivery(server, channel.id, users);
@@ -34,8 +34,8 @@ export async function measureConversations(): Promise<BenchResult[]> {
 }
 
 /** Post → `message:created` on all 50 sockets of the room, against a bare broadcast of the same payload. */
-async function measureDelivery(server: Server_, conversationId: string, users: { id: string; cookie: string }[]): Promise<BenchResult[]> {
-  const sockets = await Promise.all(users.map((user) => server.connect(user.cookie)));
+async function measureDelivery(server: Server_, conversationId: string, users: TestUser[]): Promise<BenchResult[]> {
+  const sockets = await Promise.all(users.map((user) => server.connect(user)));
   await Promise.all(sockets.map((socket) => emitWithAck(socket, "conversation:join", { conversationId })));
 
   const chorus: number[] = [];

@@ -16,7 +16,8 @@ for (const [name, run] of suites) {
 
 const file = path.join(process.cwd(), "bench", "results", "latest.json");
 await mkdir(path.dirname(file), { recursive: true });
-await writeFile(file, `${JSON.stringify(results.map(({ target: _target, ...stored }) => stored), null, 2)}\n`);
+const stored = results.map(({ name, unit, value, baseline, ratio }) => ({ name, unit, value, baseline, ratio }));
+await writeFile(file, `${JSON.stringify(stored, null, 2)}\n`);
 
 console.table(
   results.map((entry) => ({

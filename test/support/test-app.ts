@@ -9,7 +9,6 @@ import type { Database } from "@/lib/db/open-database";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { createRuntimeFor, type Runtime } from "@/lib/runtime/runtime";
-import { createTestDatabase } from "./test-database";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -36,8 +35,15 @@ export class TestApp {
     private readonly realtime: RealtimeServer,
   ) {}
 
+  /** On a fresh copy of the migrated test database (inside Vitest). */
   static async start(options: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
-    const db = await createTestDatabase(options);
+    // Loaded lazily: it reads Vitest's provided context, and benchmarks use create() outside Vitest.
+    const { createTestDatabase } = await import("./test-database");
+    return TestApp.create(await createTestDatabase(options));
+  }
+
+  /** Around a database the caller opened; close() closes it. */
+  static async create(db: Database): Promise<TestApp> {
     const runtime = createRuntimeFor(db, readEnv({ NODE_ENV: "test", DATA_DIR: "/nonexistent", PORT: "0" }));
     const httpServer = createServer(toNodeHandler(runtime.auth));
     const realtime = createRealtimeServer(httpServer, {
