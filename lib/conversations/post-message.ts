@@ -23,6 +23,8 @@ export interface PostMessageResult {
   mentionedAgentIds: string[];
   /** @handles that matched no participant: the composer shows a hint. */
   unknownMentions: string[];
+  /** Agents asked to answer: a dispatch row each was written with the message. */
+  dispatchedAgentIds: string[];
 }
 
 /**
@@ -37,7 +39,7 @@ export async function postMessage(prisma: Prisma, { userId, input }: { userId: s
     // The same clientId again (a retry, or two sends racing): the unique constraint refused it.
     if (!isUniqueViolation(error)) throw error;
     const message = await existingMessage(prisma, userId, input);
-    return { message, created: false, participantUserIds: [], mentionedUserIds: [], mentionedAgentIds: [], unknownMentions: [] };
+    return { message, created: false, participantUserIds: [], mentionedUserIds: [], mentionedAgentIds: [], unknownMentions: [], dispatchedAgentIds: [] };
   }
 }
 
@@ -49,6 +51,7 @@ interface InsertedRow {
   mentionedUserIds: string[];
   mentionedAgentIds: string[];
   unknownMentions: string[];
+  dispatchedAgentIds: string[];
 }
 
 /**
@@ -83,10 +86,10 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
     ), allocated AS (
       UPDATE "conversations" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = now()
       WHERE "id" = ${input.conversationId} AND (SELECT "tokens" FROM bucket) >= 0
-      RETURNING "lastSeq"
+      RETURNING "lastSeq", "type"
     ), inserted AS (
       INSERT INTO "messages" ("id", "conversationId", "seq", "clientId", "authorUserId", "role", "content", "metadata", "createdAt")
-      SELECT ${id}, ${input.conversationId}, "lastSeq", ${input.clientId}, ${userId}, 'user', ${input.content}, ${JSON.stringify(metadata)}::jsonb, ${now}
+      SELECT ${id}, ${input.conversationId}, allocated."lastSeq", ${input.clientId}, ${userId}, 'user', ${input.content}, ${JSON.stringify(metadata)}::jsonb, ${now}
       FROM allocated
       RETURNING "seq"
     ), ${withMentions ? sql`mentioned AS (
@@ -94,7 +97,15 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
       SELECT gen_random_uuid()::text, ${id}, ${input.conversationId}, inserted."seq", parties."userId", parties."agentId"
       FROM inserted, parties
       WHERE parties."handle" IN (SELECT "handle" FROM handles) AND parties."userId" IS DISTINCT FROM ${userId}
-    ),` : empty} read AS (
+    ),` : empty} dispatched AS (
+      -- Which agents act: an agent chat's agent always; in a group, the enabled agent participants
+      -- it @mentions (each once); in a DM, none. Unique per (message, agent).
+      INSERT INTO "dispatches" ("id", "messageId", "agentId", "conversationId", "updatedAt")
+      SELECT gen_random_uuid()::text, ${id}, parties."agentId", ${input.conversationId}, now()
+      FROM inserted, allocated, parties JOIN "agents" ag ON ag."id" = parties."agentId" AND ag."enabled"
+      WHERE allocated."type" = 'agent_dm' ${withMentions ? sql`OR (allocated."type" = 'group' AND parties."handle" IN (SELECT "handle" FROM handles))` : empty}
+      RETURNING "agentId"
+    ), read AS (
       INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
       SELECT ${userId}, ${input.conversationId}, "seq", now() FROM inserted
       ON CONFLICT ("userId", "conversationId")
@@ -103,6 +114,7 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
     SELECT (SELECT "name" FROM author) AS "authorName",
            (SELECT "tokens" FROM bucket) AS "tokens",
            (SELECT "seq" FROM inserted) AS "seq",
+           ARRAY(SELECT "agentId" FROM dispatched) AS "dispatchedAgentIds",
            ARRAY(SELECT "userId" FROM parties WHERE "userId" IS NOT NULL) AS "participantUserIds",
            ${
              withMentions
@@ -130,8 +142,8 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
     author: { kind: "user", id: userId, name: row.authorName },
     createdAt: now.toISOString(),
   };
-  const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions } = row;
-  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions };
+  const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds } = row;
+  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds };
 }
 
 async function existingMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<MessageDto> {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { createOfflineProvider } from "./offline-provider";
+import type { StreamEvent } from "./types";
+
+const request = {
+  model: "offline",
+  temperature: 0,
+  maxOutputTokens: 100,
+  messages: [
+    { role: "system" as const, content: "You are Toby." },
+    { role: "user" as const, content: "earlier", name: "Mia" },
+    { role: "assistant" as const, content: "reply" },
+    { role: "user" as const, content: "What is   the plan?" },
+  ],
+};
+
+async function collect(events: AsyncIterable<StreamEvent>) {
+  const all: StreamEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+describe("offline provider", () => {
+  it("streams a deterministic answer in several chunks that says what context it received", async () => {
+    const provider = createOfflineProvider({ chunkDelayMs: 0 });
+    const first = await collect(provider.stream(request));
+    const second = await collect(provider.stream(request));
+    const text = first.flatMap((event) => (event.type === "delta" ? [event.text] : [])).join("");
+
+    expect(first).toEqual(second);
+    expect(first.filter((event) => event.type === "delta").length).toBeGreaterThan(5);
+    expect(text).toContain('(offline model) You said: "What is the plan?"');
+    expect(text).toContain("I received 2 earlier messages and these sections: system prompt, history (2 messages), current message.");
+    expect(first.at(-1)).toMatchObject({ type: "usage", outputTokens: expect.any(Number) });
+  });
+
+  it("stops when the signal is aborted", async () => {
+    const controller = new AbortController();
+    const provider = createOfflineProvider({ chunkDelayMs: 0 });
+    const seen: StreamEvent[] = [];
+    await expect(
+      (async () => {
+        for await (const event of provider.stream({ ...request, signal: controller.signal })) {
+          seen.push(event);
+          if (seen.length === 2) controller.abort();
+        }
+      })(),
+    ).rejects.toMatchObject({ kind: "cancelled" });
+    expect(seen).toHaveLength(2);
+  });
+});

@@ -1,0 +1,58 @@
+import OpenAI from "openai";
+import { LlmError, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
+
+export interface OpenAIProviderOptions {
+  apiKey: string;
+  baseURL?: string;
+  /** Per request; a stream that stalls longer than this fails as a timeout. */
+  timeoutMs?: number;
+  /** The SDK retries 408/409/429/5xx and network errors with exponential backoff. */
+  maxRetries?: number;
+}
+
+/** Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM…) through the official SDK. */
+export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxRetries = 2 }: OpenAIProviderOptions): LlmProvider {
+  const client = new OpenAI({ apiKey, baseURL, timeout: timeoutMs, maxRetries });
+  return {
+    name: "openai",
+    async *stream(request: CompletionRequest): AsyncIterable<StreamEvent> {
+      try {
+        const stream = await client.chat.completions.create(
+          {
+            model: request.model,
+            messages: request.messages,
+            temperature: request.temperature,
+            max_tokens: request.maxOutputTokens,
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          { signal: request.signal },
+        );
+        for await (const chunk of stream) {
+          const text = chunk.choices[0]?.delta?.content;
+          if (text) yield { type: "delta", text };
+          if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        }
+        // The SDK ends the iteration quietly when aborted mid-stream.
+        if (request.signal?.aborted) throw new LlmError("Stopped.", "cancelled");
+      } catch (error) {
+        throw toLlmError(error, request.signal);
+      }
+    },
+  };
+}
+
+/** Words for the conversation; the SDK's own message goes to the log. */
+export function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
+  if (error instanceof LlmError) return error;
+  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return new LlmError("Stopped.", "cancelled");
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmError("The model did not answer in time. Try again.", "timeout");
+  if (error instanceof OpenAI.APIConnectionError) return new LlmError("Could not reach the model provider. Check OPENAI_BASE_URL and the network.", "network");
+  if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
+    return new LlmError("The model provider refused the API key. An admin needs to check OPENAI_API_KEY.", "auth");
+  }
+  if (error instanceof OpenAI.RateLimitError) return new LlmError("The model provider is rate-limiting requests. Try again in a minute.", "rate_limit");
+  if (error instanceof OpenAI.APIError && (error.status ?? 0) >= 500) return new LlmError("The model provider had an internal error. Try again.", "server");
+  if (error instanceof OpenAI.APIError && error.status) return new LlmError(`The model provider rejected the request (${error.status}): ${error.message}`, "bad_request");
+  return new LlmError("The model's answer could not be read (malformed stream).", "malformed");
+}

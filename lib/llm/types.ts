@@ -1,0 +1,33 @@
+/** What a provider is asked: OpenAI's chat shape, the common denominator of every endpoint. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+  /** Speaker's name in group conversations (OpenAI's `name` field). */
+  name?: string;
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature: number;
+  maxOutputTokens: number;
+  signal?: AbortSignal;
+}
+
+export type StreamEvent = { type: "delta"; text: string } | { type: "usage"; inputTokens: number; outputTokens: number };
+
+export interface LlmProvider {
+  readonly name: "openai" | "offline";
+  stream(request: CompletionRequest): AsyncIterable<StreamEvent>;
+}
+
+/** An LLM call that failed; `message` is safe to show in the conversation. */
+export class LlmError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "auth" | "rate_limit" | "server" | "timeout" | "network" | "malformed" | "cancelled" | "bad_request",
+  ) {
+    super(message);
+    this.name = "LlmError";
+  }
+}

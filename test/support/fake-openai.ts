@@ -1,0 +1,130 @@
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted answer; without a script the server echoes the last message. */
+export interface ScriptedReply {
+  content?: string;
+  /** How the content is split into stream chunks (default: by word). */
+  chunks?: string[];
+  toolCalls?: { name: string; arguments: string }[];
+  /** 401, 429 and 500 answer with that status; timeout never answers; malformed sends a broken stream. */
+  error?: 401 | 429 | 500 | "timeout" | "malformed";
+  /** Before the first byte, and between chunks. */
+  delayMs?: number;
+}
+
+interface ChatRequest {
+  model: string;
+  messages: { role: string; content: string; name?: string }[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+}
+
+/**
+ * An OpenAI-compatible server on a random local port, for tests of the real SDK:
+ * /v1/chat/completions (streaming or not, tool calls, injected errors and latency) and /v1/embeddings.
+ */
+export class FakeOpenAI {
+  readonly requests: ChatRequest[] = [];
+  private script: ScriptedReply[] = [];
+  private constructor(private readonly server: Server, readonly baseURL: string) {}
+
+  static async start(): Promise<FakeOpenAI> {
+    let fake: FakeOpenAI | undefined;
+    const server = createServer((req, res) => void fake!.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    fake = new FakeOpenAI(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+    return fake;
+  }
+
+  /** Queues replies, used in order by the next requests. */
+  reply(...replies: ScriptedReply[]): this {
+    this.script.push(...replies);
+    return this;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (req.url === "/v1/embeddings") return embeddings(res, body as EmbeddingRequest);
+    if (req.url !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
+    const request = body as ChatRequest;
+    this.requests.push(request);
+    const scripted = this.script.shift() ?? { content: `fake reply to: ${request.messages.at(-1)?.content ?? ""}` };
+    await sleep(scripted.delayMs ?? 0);
+    if (scripted.error === "timeout") return; // hold the request open until the client gives up
+    if (typeof scripted.error === "number") {
+      const kinds = { 401: "invalid_api_key", 429: "rate_limit_exceeded", 500: "server_error" };
+      return json(res, scripted.error, { error: { message: `fake ${scripted.error}`, type: kinds[scripted.error] } });
+    }
+    const content = scripted.content ?? scripted.chunks?.join("") ?? "";
+    const usage = { prompt_tokens: request.messages.reduce((sum, m) => sum + m.content.split(/\s+/).length, 0), completion_tokens: content.split(/\s+/).filter(Boolean).length };
+    const totals = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    if (!request.stream) {
+      const toolCalls = scripted.toolCalls?.map((call, index) => ({ id: `call_${index}`, type: "function", function: call }));
+      return json(res, 200, {
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        created: 0,
+        model: request.model,
+        choices: [{ index: 0, message: { role: "assistant", content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? "tool_calls" : "stop" }],
+        usage: totals,
+      });
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    const chunk = (delta: object, finish: string | null = null) =>
+      send({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    chunk({ role: "assistant", content: "" });
+    for (const piece of scripted.chunks ?? content.match(/\S+\s*/g) ?? []) {
+      if (scripted.error === "malformed") {
+        res.write("data: {this is not json\n\n");
+        return void res.end();
+      }
+      chunk({ content: piece });
+      await sleep(scripted.delayMs ?? 0);
+    }
+    scripted.toolCalls?.forEach((call, index) => chunk({ tool_calls: [{ index, id: `call_${index}`, type: "function", function: call }] }));
+    chunk({}, scripted.toolCalls ? "tool_calls" : "stop");
+    if (request.stream_options?.include_usage) send({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: request.model, choices: [], usage: totals });
+    res.end("data: [DONE]\n\n");
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {};
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+interface EmbeddingRequest {
+  input: string | string[];
+  dimensions?: number;
+  encoding_format?: "float" | "base64";
+}
+
+/** Deterministic vectors: the same text always embeds the same way. */
+function embeddings(res: ServerResponse, body: EmbeddingRequest): void {
+  const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  const dimensions = body.dimensions ?? 8;
+  const data = inputs.map((text, index) => {
+    const hash = createHash("sha256").update(text).digest();
+    const vector = Array.from({ length: dimensions }, (_, i) => (hash[i % hash.length]! - 128) / 128);
+    // The SDK asks for base64 (little-endian float32) by default and decodes it.
+    const embedding = body.encoding_format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
+    return { object: "embedding", index, embedding };
+  });
+  json(res, 200, { object: "list", data, model: "fake-embedding", usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } });
+}
+
+const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
