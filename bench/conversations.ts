@@ -99,7 +99,7 @@ async function measurePostThroughput(server: Server_, conversationId: string, us
   for (let index = 0; index < THROUGHPUT_MESSAGES; index += 1) {
     const input = postMessageInputSchema.parse({ conversationId, clientId: randomUUID(), content: `throughput ${index}` });
     // Senders rotate so the per-user rate limit (20 per 10 s) is not what is measured.
-    await sendMessage(prisma, server.runtime.realtime, { userId: userIds[index % userIds.length]!, input });
+    await sendMessage({ prisma, publisher: server.runtime.realtime }, { userId: userIds[index % userIds.length]!, input });
   }
   const full = THROUGHPUT_MESSAGES / ((performance.now() - started) / 1000);
 

@@ -15,7 +15,10 @@ import { publicAction, userAction } from "@/lib/actions/safe-action";
 const id = (what: string) => z.string().min(1, `Choose ${what}.`);
 
 export const postMessageAction = userAction("post-message", postMessageInputSchema, async (input, { runtime, user }) => {
-  const result = await sendMessage(runtime.db.prisma, runtime.realtime, { userId: user.id, input });
+  const result = await sendMessage(
+    { prisma: runtime.db.prisma, publisher: runtime.realtime, wakeDispatcher: () => runtime.dispatcher?.wake() },
+    { userId: user.id, input },
+  );
   return { message: result.message, unknownMentions: result.unknownMentions };
 });
 

@@ -12,6 +12,16 @@ export const messageMetadataSchema = z.object({
   isToolResult: z.boolean().default(false),
   toolName: z.string().optional(),
   timestamp: z.string(),
+  // Agent replies: what produced them, at what cost.
+  dispatchId: z.string().optional(),
+  model: z.string().optional(),
+  provider: z.enum(["openai", "offline"]).optional(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+  latencyMs: z.number().optional(),
+  /** The person pressed Stop: the text is what had arrived. */
+  stopped: z.boolean().optional(),
+  /** The agent could not answer; the content says why. */
+  error: z.string().optional(),
 });
 
 export type MessageMetadata = z.infer<typeof messageMetadataSchema>;

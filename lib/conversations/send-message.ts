@@ -4,15 +4,17 @@ import type { PostMessageInput } from "./message-input";
 import { postMessage, type PostMessageResult } from "./post-message";
 
 /**
- * Posting as every entry point does it (server action, socket): write once, then announce.
+ * Posting as every entry point does it (server action, socket): write once, announce, and wake
+ * the dispatch worker when agents were asked to answer.
  * A resend of an already-posted clientId announces nothing: every client has it already.
  */
 export async function sendMessage(
-  prisma: Prisma,
-  publisher: RealtimePublisher,
+  { prisma, publisher, wakeDispatcher }: { prisma: Prisma; publisher: RealtimePublisher; wakeDispatcher?: () => void },
   { userId, input }: { userId: string; input: PostMessageInput },
 ): Promise<PostMessageResult> {
   const result = await postMessage(prisma, { userId, input });
-  if (result.created) publisher.messageCreated(result.message, result);
+  if (!result.created) return result;
+  publisher.messageCreated(result.message, result);
+  if (result.dispatchedAgentIds.length > 0) wakeDispatcher?.();
   return result;
 }

@@ -30,6 +30,10 @@ export interface RealtimeDeps {
   allowedOrigins: string[];
   /** The Redis streams adapter when several nodes serve the same rooms; in-memory otherwise. */
   adapter?: ServerOptions["adapter"];
+  /** A message asked agents to act: look for the work now. */
+  wakeDispatcher?: () => void;
+  /** Aborts an agent turn if it runs in this process. */
+  stopTurn?: (dispatchId: string) => boolean;
 }
 
 export type ChorusServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -44,6 +48,7 @@ export interface RealtimeServer {
 const joinSchema = z.object({ conversationId: conversationIdSchema });
 const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0) });
 const readSchema = z.object({ conversationId: conversationIdSchema, seq: z.number().int().min(0) });
+const stopSchema = z.object({ dispatchId: z.uuid({ error: "dispatchId must be a UUID." }) });
 
 export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps): RealtimeServer {
   const io: ChorusServer = new Server(httpServer, {
@@ -73,9 +78,13 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     }
   });
 
+  io.on("agent:stop", (dispatchId) => deps.stopTurn?.(dispatchId));
+
   io.on("connection", (socket) => {
     void socket.join(userRoom(socket.data.user.id));
-    registerHandlers(socket, deps, () => publisher);
+    registerHandlers(socket, deps, () => publisher, (dispatchId) => {
+      if (!deps.stopTurn?.(dispatchId)) io.serverSideEmit("agent:stop", dispatchId);
+    });
   });
 
   const publisher: RealtimePublisher = {
@@ -96,6 +105,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("conversation:created", { conversationId });
     },
     typing: (conversationId, actor, typing) => io.to(conversationRoom(conversationId)).emit("typing", { conversationId, actor, typing }),
+    messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),
     status: () => ({ state: "up", connections: io.engine.clientsCount }),
   };
 
@@ -106,7 +116,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
   };
 }
 
-function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps, publisher: () => RealtimePublisher): void {
+function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps, publisher: () => RealtimePublisher, stopTurn: (dispatchId: string) => void): void {
   const { user } = socket.data;
   const userId = user.id;
   const actor = { kind: "user" as const, id: user.id, name: user.name };
@@ -131,8 +141,16 @@ function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps, publisher: (
   handle(socket, "sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
 
   handle(socket, "message:send", postMessageInputSchema, async (input) => {
-    const { message } = await sendMessage(deps.prisma, publisher(), { userId, input });
+    const { message } = await sendMessage({ prisma: deps.prisma, publisher: publisher(), wakeDispatcher: deps.wakeDispatcher }, { userId, input });
     return message;
+  });
+
+  handle(socket, "agent:stop", stopSchema, async ({ dispatchId }) => {
+    const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { conversationId: true } });
+    if (!dispatch) throw new AppError("not_found", "That reply is no longer in progress.");
+    await assertParticipant(deps.prisma, { userId, conversationId: dispatch.conversationId });
+    stopTurn(dispatchId);
+    return null;
   });
 
   handle(socket, "conversation:read", readSchema, async (payload) => {

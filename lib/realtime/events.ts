@@ -38,7 +38,17 @@ export interface MessageMeta {
   mentionedUserIds: string[];
 }
 
+/** A piece of an agent's reply while it streams; `index` orders the pieces of one dispatch. */
+export interface MessageDelta {
+  dispatchId: string;
+  conversationId: string;
+  agent: { id: string; handle: string; displayName: string; color: string };
+  index: number;
+  text: string;
+}
+
 export interface ServerToClientEvents {
+  "message:delta": (delta: MessageDelta) => void;
   "message:created": (message: MessageDto, meta?: MessageMeta) => void;
   "conversation:activity": (activity: ConversationActivity) => void;
   "conversation:created": (payload: { conversationId: string }) => void;
@@ -57,9 +67,14 @@ export interface ClientToServerEvents {
   "message:send": (payload: unknown, ack: AckFn<MessageDto>) => void;
   "typing:start": (payload: unknown, ack?: AckFn<null>) => void;
   "typing:stop": (payload: unknown, ack?: AckFn<null>) => void;
+  /** Stop an agent's reply in progress; the text so far is kept, marked stopped. */
+  "agent:stop": (payload: unknown, ack: AckFn<null>) => void;
 }
 
-export type InterServerEvents = Record<string, never>;
+/** Between nodes (through the Redis adapter): the node running a turn aborts it. */
+export interface InterServerEvents {
+  "agent:stop": (dispatchId: string) => void;
+}
 
 export interface SocketData {
   user: SessionUser;

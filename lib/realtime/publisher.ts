@@ -1,6 +1,6 @@
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import type { TypingActor } from "./events";
+import type { MessageDelta, TypingActor } from "./events";
 
 export interface MessageAudience {
   participantUserIds: string[];
@@ -13,6 +13,7 @@ export interface RealtimePublisher {
   readUpdated(userId: string, summary: ConversationSummary): void;
   conversationCreated(conversationId: string, userIds: string[]): void;
   typing(conversationId: string, actor: TypingActor, typing: boolean): void;
+  messageDelta(delta: MessageDelta): void;
   /** For /api/health: whether live updates are being served, and to how many sockets here. */
   status(): { state: "up" | "down"; connections: number };
 }
@@ -23,5 +24,6 @@ export const noopPublisher: RealtimePublisher = {
   readUpdated: () => undefined,
   conversationCreated: () => undefined,
   typing: () => undefined,
+  messageDelta: () => undefined,
   status: () => ({ state: "down", connections: 0 }),
 };

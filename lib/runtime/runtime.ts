@@ -1,9 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { giveUpTurn, runAgentTurn, type AgentTurnDeps } from "@/lib/agents/run-agent-turn";
+import { RunningTurns } from "@/lib/agents/running-turns";
 import { createAuth, type Auth } from "@/lib/auth/create-auth";
 import { readEnv, type Env } from "@/lib/config/env";
 import { databaseTarget } from "@/lib/db/database-target";
+import { startDispatchWorker, type DispatchWorker } from "@/lib/dispatch/dispatch-worker";
+import { createProviderRegistry } from "@/lib/llm/provider-registry";
 import { openDatabase, type Database } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
 import { joinDefaultProject } from "@/lib/projects/join-default-project";
@@ -21,6 +25,10 @@ export interface Runtime {
   auth: Auth;
   /** Replaced by server.ts once Socket.IO is attached. */
   realtime: RealtimePublisher;
+  /** Agent turns running in this process (for Stop). */
+  turns: RunningTurns;
+  /** Started by startChorus (and by tests that want agents to answer). */
+  dispatcher: DispatchWorker | null;
 }
 
 const globalKey = Symbol.for("chorus.runtime");
@@ -48,7 +56,25 @@ export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32
     trustedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
     onUserCreated: (user) => joinDefaultProject(db.prisma, { userId: user.id }),
   });
-  return { env, db, auth, realtime: noopPublisher };
+  return { env, db, auth, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null };
+}
+
+/** Starts the worker that runs agent turns for this runtime's dispatches. */
+export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: number; leaseMs?: number; pollMs?: number } = {}): DispatchWorker {
+  const deps: AgentTurnDeps = {
+    prisma: runtime.db.prisma,
+    publisher: () => runtime.realtime,
+    providerFor: createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, offlineChunkDelayMs: options.offlineChunkDelayMs }),
+    turns: runtime.turns,
+  };
+  runtime.dispatcher = startDispatchWorker({
+    prisma: runtime.db.prisma,
+    runTurn: (job) => runAgentTurn(deps, job),
+    giveUp: (job) => giveUpTurn(deps, job),
+    leaseMs: options.leaseMs,
+    pollMs: options.pollMs,
+  });
+  return runtime.dispatcher;
 }
 
 async function assembleRuntime(env: Env, db: Database): Promise<Runtime> {
@@ -80,6 +106,7 @@ export async function closeRuntime(): Promise<void> {
   if (!pending) return;
   delete holder[globalKey];
   const runtime = await pending.catch(() => undefined);
+  await runtime?.dispatcher?.stop();
   await runtime?.db.close();
 }
 

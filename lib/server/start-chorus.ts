@@ -8,7 +8,7 @@ import { log } from "@/lib/log/logger";
 import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
 import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
-import { closeRuntime, initRuntime } from "@/lib/runtime/runtime";
+import { closeRuntime, initRuntime, startAgents } from "@/lib/runtime/runtime";
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -31,8 +31,11 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
     getSessionUser: (headers) => getSessionUser(runtime.auth, headers),
     allowedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
     adapter: redis?.adapter,
+    wakeDispatcher: () => runtime.dispatcher?.wake(),
+    stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
   });
   runtime.realtime = realtime.publisher;
+  startAgents(runtime);
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -36,20 +36,22 @@ export class TestApp {
   ) {}
 
   /** On a fresh copy of the migrated test database (inside Vitest). */
-  static async start(options: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
+  static async start(options: { onQuery?: (sql: string) => void; env?: Record<string, string> } = {}): Promise<TestApp> {
     // Loaded lazily: it reads Vitest's provided context, and benchmarks use create() outside Vitest.
     const { createTestDatabase } = await import("./test-database");
-    return TestApp.create(await createTestDatabase(options));
+    return TestApp.create(await createTestDatabase(options), options.env);
   }
 
-  /** Around a database the caller opened; close() closes it. */
-  static async create(db: Database): Promise<TestApp> {
-    const runtime = createRuntimeFor(db, readEnv({ NODE_ENV: "test", DATA_DIR: "/nonexistent", PORT: "0" }));
+  /** Around a database the caller opened; close() closes it. `env` adds settings (e.g. OPENAI_BASE_URL). */
+  static async create(db: Database, env: Record<string, string> = {}): Promise<TestApp> {
+    const runtime = createRuntimeFor(db, readEnv({ NODE_ENV: "test", DATA_DIR: "/nonexistent", PORT: "0", ...env }));
     const httpServer = createServer(toNodeHandler(runtime.auth));
     const realtime = createRealtimeServer(httpServer, {
       prisma: db.prisma,
       getSessionUser: (headers) => getSessionUser(runtime.auth, headers),
       allowedOrigins: [],
+      wakeDispatcher: () => runtime.dispatcher?.wake(),
+      stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
     });
     runtime.realtime = realtime.publisher;
     await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
@@ -93,6 +95,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     this.sockets.forEach((socket) => socket.disconnect());
+    await this.runtime.dispatcher?.stop();
     await this.realtime.close();
     this.httpServer.close();
     await this.db.close();

@@ -1,0 +1,116 @@
+import type { Prisma } from "@/lib/db/open-database";
+import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
+import type { ProviderFor } from "@/lib/llm/provider-registry";
+import { LlmError } from "@/lib/llm/types";
+import { log } from "@/lib/log/logger";
+import type { RealtimePublisher } from "@/lib/realtime/publisher";
+import { buildPrompt } from "./build-prompt";
+import { persistAgentReply } from "./persist-agent-reply";
+import type { RunningTurns } from "./running-turns";
+
+export interface AgentTurnDeps {
+  prisma: Prisma;
+  /** A getter: server.ts attaches Socket.IO after the runtime exists. */
+  publisher(): RealtimePublisher;
+  providerFor: ProviderFor;
+  turns: RunningTurns;
+}
+
+type AgentRow = Awaited<ReturnType<typeof loadAgent>>;
+
+const loadAgent = (prisma: Prisma, id: string) =>
+  prisma.agent.findUniqueOrThrow({
+    where: { id },
+    select: { id: true, handle: true, displayName: true, color: true, systemPrompt: true, provider: true, model: true, temperature: true, maxOutputTokens: true, historyWindow: true },
+  });
+
+/**
+ * One agent answering one message: its typing indicator is on while it works, tokens stream to
+ * the room, and the reply is persisted once with its metadata. Any LLM failure becomes a reply
+ * attributed to the agent that says what went wrong; Stop keeps the text that had arrived.
+ */
+export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
+  const agent = await loadAgent(deps.prisma, job.agentId);
+  const messages = buildPrompt({ systemPrompt: agent.systemPrompt, agentId: agent.id, historyWindow: agent.historyWindow, history: await loadHistory(deps.prisma, job, agent.historyWindow) });
+  const provider = deps.providerFor(agent);
+  const actor = { kind: "agent" as const, id: agent.id, name: agent.displayName };
+  const view = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
+  const signal = deps.turns.start(job.id);
+  const started = performance.now();
+  const base = { dispatchId: job.id, model: agent.model, provider: provider.name, isHandoffSummary: false, isToolResult: false, agentId: agent.id, agentDisplayName: agent.displayName };
+  let text = "";
+  let usage: { inputTokens: number; outputTokens: number } | undefined;
+
+  deps.publisher().typing(job.conversationId, actor, true);
+  try {
+    let index = 0;
+    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal })) {
+      if (event.type === "usage") usage = event;
+      else {
+        text += event.text;
+        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, agent: view, index: index++, text: event.text });
+      }
+    }
+    await finish(deps, job, agent, "done", text, { ...base, usage, latencyMs: Math.round(performance.now() - started) });
+  } catch (error) {
+    if (!(error instanceof LlmError)) throw error; // database trouble: the lease lapses and the turn is retried
+    const latencyMs = Math.round(performance.now() - started);
+    if (error.kind === "cancelled") {
+      await finish(deps, job, agent, "done", text || "(stopped before answering)", { ...base, usage, latencyMs, stopped: true });
+    } else {
+      log.warn("agent could not answer", { dispatchId: job.id, agentId: agent.id, kind: error.kind });
+      await finish(deps, job, agent, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });
+    }
+  } finally {
+    deps.turns.finish(job.id);
+    deps.publisher().typing(job.conversationId, actor, false);
+  }
+}
+
+/** A dispatch that failed too often (its workers kept dying) ends with a visible message. */
+export async function giveUpTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
+  const agent = await loadAgent(deps.prisma, job.agentId);
+  const content = `${agent.displayName} could not answer this message after ${job.attempts - 1} attempts.`;
+  await finish(deps, job, agent, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, isHandoffSummary: false, isToolResult: false, error: "attempts" });
+}
+
+async function finish(
+  deps: AgentTurnDeps,
+  job: ClaimedDispatch,
+  agent: AgentRow,
+  outcome: "done" | "failed",
+  content: string,
+  metadata: Omit<Parameters<typeof persistAgentReply>[1]["metadata"], "timestamp">,
+): Promise<void> {
+  const persisted = await persistAgentReply(deps.prisma, {
+    dispatchId: job.id,
+    attempts: job.attempts,
+    conversationId: job.conversationId,
+    agent: { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color },
+    content,
+    metadata: { ...metadata, timestamp: new Date().toISOString() },
+    outcome,
+    model: agent.model,
+  });
+  if (!persisted) {
+    log.warn("agent reply dropped: the dispatch was taken over", { dispatchId: job.id, attempt: job.attempts });
+    return;
+  }
+  deps.publisher().messageCreated(persisted.message, { participantUserIds: persisted.participantUserIds, mentionedUserIds: [] });
+}
+
+async function loadHistory(prisma: Prisma, job: ClaimedDispatch, historyWindow: number) {
+  const trigger = await prisma.message.findUniqueOrThrow({ where: { id: job.messageId }, select: { seq: true } });
+  const rows = await prisma.message.findMany({
+    where: { conversationId: job.conversationId, seq: { lte: trigger.seq }, role: { not: "system" } },
+    orderBy: { seq: "desc" },
+    take: historyWindow,
+    select: { role: true, content: true, authorAgentId: true, authorUser: { select: { handle: true } }, authorAgent: { select: { handle: true } } },
+  });
+  return rows.reverse().map((row) => ({
+    role: row.role,
+    content: row.content,
+    authorAgentId: row.authorAgentId,
+    authorHandle: row.authorUser?.handle ?? row.authorAgent?.handle ?? null,
+  }));
+}

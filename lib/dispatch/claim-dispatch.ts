@@ -1,0 +1,44 @@
+import type { Prisma } from "@/lib/db/open-database";
+
+export interface ClaimedDispatch {
+  id: string;
+  messageId: string;
+  agentId: string;
+  conversationId: string;
+  /** This claim's attempt number; finishing requires it to still be the latest. */
+  attempts: number;
+}
+
+/**
+ * Takes the oldest runnable dispatch, leased to this worker. Several workers (and nodes) share
+ * the table: SKIP LOCKED keeps them off each other's rows. A dispatch runs only after every
+ * earlier unfinished dispatch of the same agent in the same conversation, so a busy agent
+ * answers new messages next, in order. A running dispatch whose lease expired (its worker died)
+ * is runnable again.
+ */
+export async function claimNextDispatch(prisma: Prisma, { leaseMs }: { leaseMs: number }): Promise<ClaimedDispatch | null> {
+  const [claimed] = await prisma.$queryRaw<ClaimedDispatch[]>`
+    UPDATE "dispatches" SET "status" = 'running', "attempts" = "attempts" + 1,
+      "leaseUntil" = now() + ${leaseMs} * interval '1 millisecond', "updatedAt" = now()
+    WHERE "id" = (
+      SELECT d."id" FROM "dispatches" d
+      WHERE (d."status" = 'pending' OR (d."status" = 'running' AND d."leaseUntil" < now()))
+        AND NOT EXISTS (
+          SELECT 1 FROM "dispatches" e
+          WHERE e."agentId" = d."agentId" AND e."conversationId" = d."conversationId" AND e."id" <> d."id"
+            AND e."status" IN ('pending', 'running')
+            AND ((e."createdAt", e."id") < (d."createdAt", d."id") OR (e."status" = 'running' AND e."leaseUntil" >= now())))
+      ORDER BY d."createdAt", d."id"
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED)
+    RETURNING "id", "messageId", "agentId", "conversationId", "attempts"`;
+  return claimed ?? null;
+}
+
+/** A long turn keeps its lease alive; false when the dispatch is no longer this attempt's. */
+export async function renewLease(prisma: Prisma, { id, attempts, leaseMs }: { id: string; attempts: number; leaseMs: number }): Promise<boolean> {
+  const updated = await prisma.$executeRaw`
+    UPDATE "dispatches" SET "leaseUntil" = now() + ${leaseMs} * interval '1 millisecond', "updatedAt" = now()
+    WHERE "id" = ${id} AND "status" = 'running' AND "attempts" = ${attempts}`;
+  return updated === 1;
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { postMessage } from "@/lib/conversations/post-message";
+import { claimNextDispatch } from "@/lib/dispatch/claim-dispatch";
+import { openAgentChat } from "@/lib/conversations/open-agent-chat";
+import { openDirectMessage } from "@/lib/conversations/open-direct-message";
+import { createChannel } from "@/lib/conversations/create-channel";
+import { createProjectWithChannel } from "../support/fixtures";
+import { TestApp, type TestUser } from "../support/test-app";
+
+/** Which messages make which agents act, and that each (message, agent) is dispatched once. */
+describe("dispatch", () => {
+  let app: TestApp;
+  let alice: TestUser;
+  let bob: TestUser;
+  let projectId: string;
+  let groupId: string;
+  let agents: Record<"toby" | "ada" | "sage" | "off", string>;
+
+  const post = (conversationId: string, content: string, user = alice, clientId = randomUUID()) =>
+    postMessage(app.prisma, { userId: user.id, input: { conversationId, clientId, content } });
+  const dispatchedFor = async (messageId: string) =>
+    (await app.prisma.dispatch.findMany({ where: { messageId }, select: { agentId: true } })).map((row) => row.agentId).sort();
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+    projectId = (await createProjectWithChannel(app.prisma)).project.id;
+    alice = await app.signUp("Alice");
+    bob = await app.signUp("Bob");
+    const make = (handle: string, enabled = true) =>
+      app.prisma.agent.create({ data: { projectId, handle, displayName: handle, color: "#000000", systemPrompt: "Help.", model: "offline", enabled } });
+    const [toby, ada, sage, off] = await Promise.all([make("toby"), make("ada"), make("sage"), make("off", false)]);
+    agents = { toby: toby.id, ada: ada.id, sage: sage.id, off: off.id };
+    // sage is in the project but not in this group
+    groupId = (await createChannel(app.prisma, { userId: alice.id, projectId, name: "team", agentIds: [toby.id, ada.id] })).id;
+    await app.prisma.participant.create({ data: { conversationId: groupId, agentId: off.id } });
+  });
+  afterAll(() => app.close());
+  beforeEach(() => app.prisma.dispatch.deleteMany());
+
+  it.each([
+    ["@toby can you research this?", ["toby"]],
+    ["@Toby and @ADA, please both look", ["ada", "toby"]],
+    ["@toby @toby @toby", ["toby"]],
+    ["Hey team, good morning!", []],
+    ["`@toby` in code does not count", []],
+    ["```\n@toby\n```", []],
+    ["write to toby@example.com", []],
+    ["@sage is not in this group", []],
+    ["@off is disabled", []],
+  ])("in a group, %j dispatches %j", async (content, handles) => {
+    const { message, dispatchedAgentIds } = await post(groupId, content);
+    const expected = handles.map((handle) => agents[handle as keyof typeof agents]).sort();
+    expect(await dispatchedFor(message.id)).toEqual(expected);
+    expect([...dispatchedAgentIds].sort()).toEqual(expected);
+  });
+
+  it("in an agent chat dispatches its agent for every message, mention or not", async () => {
+    const { id } = await openAgentChat(app.prisma, { userId: alice.id, projectId, agentId: agents.sage });
+    for (const content of ["hello", "@toby are you there?"]) {
+      const { message } = await post(id, content);
+      expect(await dispatchedFor(message.id)).toEqual([agents.sage]);
+    }
+  });
+
+  it("in a DM between people dispatches nothing", async () => {
+    const { id } = await openDirectMessage(app.prisma, { userId: alice.id, projectId, otherUserId: bob.id });
+    const { message } = await post(id, "@toby hi");
+    expect(await dispatchedFor(message.id)).toEqual([]);
+  });
+
+  it("writes one dispatch for 20 concurrent redeliveries of the same message", async () => {
+    const clientId = randomUUID();
+    const results = await Promise.all(Array.from({ length: 20 }, () => post(groupId, "@toby once please", alice, clientId)));
+    expect(new Set(results.map((result) => result.message.id)).size).toBe(1);
+    expect(await app.prisma.dispatch.count()).toBe(1);
+  });
+
+  it("lets exactly one of 20 concurrent workers claim a dispatch", async () => {
+    await post(groupId, "@ada claim me");
+    const claims = await Promise.all(Array.from({ length: 20 }, () => claimNextDispatch(app.prisma, { leaseMs: 60_000 })));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("holds a busy agent's next message until the current one is answered, then runs it", async () => {
+    await post(groupId, "@toby first");
+    await post(groupId, "@toby second");
+    const first = await claimNextDispatch(app.prisma, { leaseMs: 60_000 });
+    expect(await claimNextDispatch(app.prisma, { leaseMs: 60_000 })).toBeNull();
+    await app.prisma.dispatch.update({ where: { id: first!.id }, data: { status: "done" } });
+    const second = await claimNextDispatch(app.prisma, { leaseMs: 60_000 });
+    expect(second).not.toBeNull();
+    expect(second!.id).not.toBe(first!.id);
+  });
+});
