@@ -28,6 +28,7 @@ interface ChatRequest {
 export class FakeOpenAI {
   readonly requests: ChatRequest[] = [];
   private script: ScriptedReply[] = [];
+  private failure: ScriptedReply | null = null;
   private constructor(private readonly server: Server, readonly baseURL: string) {}
 
   static async start(): Promise<FakeOpenAI> {
@@ -44,6 +45,17 @@ export class FakeOpenAI {
     return this;
   }
 
+  /** Every request fails this way (retries included) until reset(). */
+  failAll(error: NonNullable<ScriptedReply["error"]>, partial = "half an answer"): this {
+    this.failure = { error, content: partial };
+    return this;
+  }
+
+  reset(): void {
+    this.script = [];
+    this.failure = null;
+  }
+
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
@@ -55,7 +67,7 @@ export class FakeOpenAI {
     if (req.url !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
     const request = body as ChatRequest;
     this.requests.push(request);
-    const scripted = this.script.shift() ?? { content: `fake reply to: ${request.messages.at(-1)?.content ?? ""}` };
+    const scripted = this.failure ?? this.script.shift() ?? { content: `fake reply to: ${request.messages.at(-1)?.content ?? ""}` };
     await sleep(scripted.delayMs ?? 0);
     if (scripted.error === "timeout") return; // hold the request open until the client gives up
     if (typeof scripted.error === "number") {
