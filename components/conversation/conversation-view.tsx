@@ -6,12 +6,14 @@ import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { MessagePage } from "@/lib/conversations/list-messages";
 import { flattenMessages } from "@/hooks/message-cache";
 import { useConversationMessages } from "@/hooks/use-conversation-messages";
+import { useLiveReplies } from "@/hooks/use-live-replies";
 import { useMarkRead } from "@/hooks/use-mark-read";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
 import { useTyping } from "@/hooks/use-typing";
 import { Composer } from "./composer";
 import { ConnectionBanner } from "./connection-banner";
 import { ConversationHeader } from "./conversation-header";
+import { LiveReplies } from "./live-replies";
 import { MessageList } from "./message-list";
 import { PendingMessages } from "./pending-messages";
 
@@ -30,6 +32,8 @@ export function ConversationView({ userId, conversation, participants, initialPa
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage } = useConversationMessages(conversation.id, initialPage);
   const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage);
   const typing = useTyping(conversation.id, userId);
+  const replies = useLiveReplies(conversation.id);
+  const liveText = replies.live.reduce((length, reply) => length + reply.text.length, 0);
   const messages = flattenMessages(data);
   const latestSeq = messages.at(-1)?.seq ?? 0;
   // Where the person left off when they opened the conversation: the divider stays put.
@@ -48,7 +52,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
   useLayoutEffect(() => {
     if (atBottom) scrollToBottom();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only new content should scroll
-  }, [latestSeq, pending.length]);
+  }, [latestSeq, pending.length, liveText]);
 
   useEffect(scrollToBottom, [conversation.id]);
 
@@ -84,6 +88,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
           <ol aria-label="Messages" className="py-2">
             <MessageList messages={messages} readUpTo={readUpTo} userId={userId} />
             <PendingMessages pending={pending} onRetry={retry} onDiscard={discard} />
+            <LiveReplies replies={replies.live} onStop={replies.stop} />
           </ol>
         </div>
         {!atBottom && (

@@ -1,13 +1,14 @@
 import type { MessageGroup as Group } from "./group-messages";
 import { Avatar, colourFor } from "@/components/ui/avatar";
+import { AgentBadge } from "./agent-badge";
 import { Markdown } from "./markdown";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
 function authorView(author: Group["author"]) {
-  if (author.kind === "user") return { name: author.name, colour: colourFor(author.id), badge: null };
-  if (author.kind === "agent") return { name: author.displayName, colour: author.color, badge: "agent" };
-  return { name: "Chorus", colour: "#64748b", badge: null };
+  if (author.kind === "user") return { name: author.name, colour: colourFor(author.id), agent: false };
+  if (author.kind === "agent") return { name: author.displayName, colour: author.color, agent: true };
+  return { name: "Chorus", colour: "#64748b", agent: false };
 }
 
 export function MessageGroup({ group }: { group: Group }) {
@@ -28,18 +29,20 @@ export function MessageGroup({ group }: { group: Group }) {
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline gap-2">
           <span className="font-semibold text-slate-900 dark:text-slate-100">{view.name}</span>
-          {view.badge && (
-            <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">
-              {view.badge}
-            </span>
-          )}
+          {view.agent && <AgentBadge offline={first.metadata.provider === "offline"} />}
           <time className="text-xs text-slate-500" dateTime={first.createdAt}>
             {timeFormat.format(new Date(first.createdAt))}
           </time>
         </div>
         {group.messages.map((message) => (
-          <div key={message.id} data-seq={message.seq} className="text-slate-800 dark:text-slate-200">
+          <div
+            key={message.id}
+            data-seq={message.seq}
+            title={message.metadata.model ? `${message.metadata.model} · ${message.metadata.provider ?? ""}` : undefined}
+            className={message.metadata.error ? "text-red-700 dark:text-red-300" : "text-slate-800 dark:text-slate-200"}
+          >
             <Markdown text={message.content} />
+            {message.metadata.stopped && <span className="text-xs italic text-slate-500">(stopped)</span>}
           </div>
         ))}
       </div>

@@ -65,10 +65,11 @@ describe("agent turns", () => {
     const [aliceSocket, bobSocket] = [await joined(alice), await joined(bob)];
     const deltas = [record<MessageDelta>(aliceSocket, "message:delta"), record<MessageDelta>(bobSocket, "message:delta")];
     const typing = record<TypingEvent>(bobSocket, "typing");
-    const replies = [replyFrom(aliceSocket, tobyId), replyFrom(bobSocket, tobyId)];
+    const aliceReply = replyFrom(aliceSocket, tobyId);
+    const bobReply = replyFrom(bobSocket, tobyId);
 
     const question = await send(aliceSocket, "@toby what is the status?");
-    const [forAlice, forBob] = await Promise.all(replies);
+    const [forAlice, forBob] = await Promise.all([aliceReply, bobReply]);
 
     expect(forAlice).toEqual(forBob);
     expect(forAlice).toMatchObject({

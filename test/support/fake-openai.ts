@@ -32,11 +32,11 @@ export class FakeOpenAI {
   private constructor(private readonly server: Server, readonly baseURL: string) {}
 
   static async start(): Promise<FakeOpenAI> {
-    let fake: FakeOpenAI | undefined;
-    const server = createServer((req, res) => void fake!.handle(req, res));
+    const holder: { fake?: FakeOpenAI } = {};
+    const server = createServer((req, res) => void holder.fake!.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    fake = new FakeOpenAI(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
-    return fake;
+    holder.fake = new FakeOpenAI(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+    return holder.fake;
   }
 
   /** Queues replies, used in order by the next requests. */

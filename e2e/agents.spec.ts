@@ -1,0 +1,42 @@
+import { expect, test } from "@playwright/test";
+import { newPerson } from "./pages";
+
+test("an agent mentioned in a group streams a reply that both people see, attributed to it", async ({ browser }) => {
+  const alice = await newPerson(browser, "Alice");
+  const bob = await newPerson(browser, "Bob");
+  await alice.conversation.open("general");
+  await bob.conversation.open("general");
+
+  await alice.conversation.send("general", "@toby what should we ship first?");
+
+  for (const person of [alice, bob]) {
+    const reply = person.conversation.messages().getByRole("listitem", { name: "Messages from Toby" }).last();
+    await expect(reply).toContainText('(offline model) You said: "@toby what should we ship first?"');
+    await expect(reply.getByText("agent", { exact: true })).toBeVisible();
+    await expect(reply.getByText("offline model", { exact: true })).toBeVisible();
+  }
+});
+
+test("a message without a mention gets no agent reply, the next mention does", async ({ browser }) => {
+  const alice = await newPerson(browser, "Alice");
+  await alice.conversation.open("random");
+
+  await alice.conversation.send("random", "just chatting with people here");
+  await alice.conversation.send("random", "@ada now you, please");
+
+  const adaReplies = alice.conversation.messages().getByRole("listitem", { name: "Messages from Ada" });
+  await expect(adaReplies.last()).toContainText('You said: "@ada now you, please"');
+  // Agents answer in order, so a reply to the first message would be here by now.
+  await expect(alice.conversation.messages().getByText('You said: "just chatting with people here"')).toHaveCount(0);
+});
+
+test("an agent chat answers every message", async ({ browser }) => {
+  const alice = await newPerson(browser, "Alice");
+  await alice.conversation.sidebar().getByRole("button", { name: "Chat with Sage" }).click();
+  await expect(alice.page.getByRole("heading", { name: "Sage" })).toBeVisible();
+
+  await alice.conversation.dmComposer("Sage").fill("hello there");
+  await alice.conversation.dmComposer("Sage").press("Enter");
+
+  await expect(alice.conversation.messages().getByRole("listitem", { name: "Messages from Sage" })).toContainText('You said: "hello there"');
+});

@@ -1,0 +1,59 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { MessageDelta } from "@/lib/realtime/events";
+import { getSocket } from "./use-socket";
+
+export interface LiveReply {
+  dispatchId: string;
+  agent: MessageDelta["agent"];
+  text: string;
+}
+
+/**
+ * Agents' replies while they stream: pieces gathered per dispatch in index order, replaced by
+ * the persisted message when it arrives.
+ */
+export function useLiveReplies(conversationId: string) {
+  const [replies, setReplies] = useState<Map<string, { agent: MessageDelta["agent"]; pieces: string[] }>>(() => new Map());
+
+  useEffect(() => {
+    const socket = getSocket();
+    const onDelta = (delta: MessageDelta) => {
+      if (delta.conversationId !== conversationId) return;
+      setReplies((current) => {
+        const next = new Map(current);
+        const entry = next.get(delta.dispatchId) ?? { agent: delta.agent, pieces: [] };
+        const pieces = [...entry.pieces];
+        pieces[delta.index] = delta.text;
+        next.set(delta.dispatchId, { agent: entry.agent, pieces });
+        return next;
+      });
+    };
+    const onMessage = (message: MessageDto) => {
+      const dispatchId = message.metadata.dispatchId;
+      if (!dispatchId) return;
+      setReplies((current) => {
+        if (!current.has(dispatchId)) return current;
+        const next = new Map(current);
+        next.delete(dispatchId);
+        return next;
+      });
+    };
+    // A reply that finished while we were away arrives as a message through catch-up.
+    const onDisconnect = () => setReplies(new Map());
+    socket.on("message:delta", onDelta);
+    socket.on("message:created", onMessage);
+    socket.on("disconnect", onDisconnect);
+    return () => {
+      socket.off("message:delta", onDelta);
+      socket.off("message:created", onMessage);
+      socket.off("disconnect", onDisconnect);
+    };
+  }, [conversationId]);
+
+  const stop = (dispatchId: string) => getSocket().emit("agent:stop", { dispatchId }, () => undefined);
+  const live: LiveReply[] = [...replies].map(([dispatchId, entry]) => ({ dispatchId, agent: entry.agent, text: entry.pieces.join("") }));
+  return { live, stop };
+}
