@@ -7,7 +7,7 @@ export interface BenchResult {
   /** value / baseline */
   ratio: number;
   /** What the issue asks for, stated on the ratio or the value; printed, not stored. */
-  target?: { ratioAtMost?: number; ratioAtLeast?: number; valueAtMost?: number };
+  target?: { ratioAtMost?: number; ratioAtLeast?: number; valueAtMost?: number; addedAtMost?: number };
 }
 
 export function result(name: string, unit: string, value: number, baseline: number, target?: BenchResult["target"]): BenchResult {
@@ -19,11 +19,12 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-export function meetsTarget({ value, ratio, target }: BenchResult): boolean | null {
+export function meetsTarget({ value, baseline, ratio, target }: BenchResult): boolean | null {
   if (!target) return null;
   if (target.ratioAtMost !== undefined && ratio > target.ratioAtMost) return false;
   if (target.ratioAtLeast !== undefined && ratio < target.ratioAtLeast) return false;
   if (target.valueAtMost !== undefined && value > target.valueAtMost) return false;
+  if (target.addedAtMost !== undefined && value - baseline > target.addedAtMost) return false;
   return true;
 }
 

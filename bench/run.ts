@@ -1,12 +1,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
 import { meetsTarget, type BenchResult } from "./measure";
 
 // `npm run bench`: every measure in one run on this machine; results to bench/results/latest.json.
 process.env.LOG_LEVEL ??= "error";
 
-const suites: [string, () => Promise<BenchResult[]>][] = [["conversations", measureConversations]];
+const suites: [string, () => Promise<BenchResult[]>][] = [
+  ["conversations", measureConversations],
+  ["agents", measureAgents],
+];
 
 const results: BenchResult[] = [];
 for (const [name, run] of suites) {

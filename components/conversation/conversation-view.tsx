@@ -38,6 +38,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
   const latestSeq = messages.at(-1)?.seq ?? 0;
   // Where the person left off when they opened the conversation: the divider stays put.
   const [readUpTo] = useState(conversation.lastReadSeq);
+  const [openedAt] = useState(initialPage.messages[0]?.seq ?? 0);
   const scroller = useRef<HTMLDivElement>(null);
   const [atBottom, setAtBottom] = useState(true);
 
@@ -86,7 +87,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
             </div>
           )}
           <ol aria-label="Messages" className="py-2">
-            <MessageList messages={messages} readUpTo={readUpTo} userId={userId} />
+            <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} />
             <PendingMessages pending={pending} onRetry={retry} onDiscard={discard} />
             <LiveReplies replies={replies.live} onStop={replies.stop} />
           </ol>

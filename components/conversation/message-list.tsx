@@ -4,10 +4,13 @@ import { MessageGroup } from "./message-group";
 
 /**
  * Messages grouped by author, with a "New messages" divider before the first message from
- * someone else that arrived after `readUpTo`.
+ * someone else that was unread when the conversation was opened: after `readUpTo`, up to
+ * `openedAt` (what arrives while the person watches is read as it arrives).
  */
-export function MessageList({ messages, readUpTo, userId }: { messages: MessageDto[]; readUpTo: number; userId: string }) {
-  const firstUnread = messages.find((message) => message.seq > readUpTo && !(message.author.kind === "user" && message.author.id === userId));
+export function MessageList({ messages, readUpTo, openedAt, userId }: { messages: MessageDto[]; readUpTo: number; openedAt: number; userId: string }) {
+  const firstUnread = messages.find(
+    (message) => message.seq > readUpTo && message.seq <= openedAt && !(message.author.kind === "user" && message.author.id === userId),
+  );
   const before = firstUnread ? messages.filter((message) => message.seq < firstUnread.seq) : messages;
   const after = firstUnread ? messages.filter((message) => message.seq >= firstUnread.seq) : [];
   return (
