@@ -12,8 +12,10 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["agents", measureAgents],
 ];
 
+// `npm run bench -- agents` measures one suite only.
+const only = process.argv.slice(2);
 const results: BenchResult[] = [];
-for (const [name, run] of suites) {
+for (const [name, run] of suites.filter(([name]) => only.length === 0 || only.includes(name))) {
   console.log(`measuring ${name}…`);
   results.push(...(await run()));
 }

@@ -4,7 +4,7 @@ import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { LlmError } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
-import { buildPrompt } from "./build-prompt";
+import { buildPrompt, type HistoryMessage } from "./build-prompt";
 import { persistAgentReply } from "./persist-agent-reply";
 import type { RunningTurns } from "./running-turns";
 
@@ -31,7 +31,8 @@ const loadAgent = (prisma: Prisma, id: string) =>
  */
 export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
   const agent = await loadAgent(deps.prisma, job.agentId);
-  const messages = buildPrompt({ systemPrompt: agent.systemPrompt, agentId: agent.id, historyWindow: agent.historyWindow, history: await loadHistory(deps.prisma, job, agent.historyWindow) });
+  const history = await loadHistory(deps.prisma, job, agent.historyWindow);
+  const messages = buildPrompt({ systemPrompt: agent.systemPrompt, agentId: agent.id, historyWindow: agent.historyWindow, history });
   const provider = deps.providerFor(agent);
   const actor = { kind: "agent" as const, id: agent.id, name: agent.displayName };
   const view = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
@@ -99,18 +100,16 @@ async function finish(
   deps.publisher().messageCreated(persisted.message, { participantUserIds: persisted.participantUserIds, mentionedUserIds: [] });
 }
 
-async function loadHistory(prisma: Prisma, job: ClaimedDispatch, historyWindow: number) {
-  const trigger = await prisma.message.findUniqueOrThrow({ where: { id: job.messageId }, select: { seq: true } });
-  const rows = await prisma.message.findMany({
-    where: { conversationId: job.conversationId, seq: { lte: trigger.seq }, role: { not: "system" } },
-    orderBy: { seq: "desc" },
-    take: historyWindow,
-    select: { role: true, content: true, authorAgentId: true, authorUser: { select: { handle: true } }, authorAgent: { select: { handle: true } } },
-  });
-  return rows.reverse().map((row) => ({
-    role: row.role,
-    content: row.content,
-    authorAgentId: row.authorAgentId,
-    authorHandle: row.authorUser?.handle ?? row.authorAgent?.handle ?? null,
-  }));
+/** The window of messages up to the one being answered, oldest first, in one statement. */
+async function loadHistory(prisma: Prisma, job: ClaimedDispatch, historyWindow: number): Promise<HistoryMessage[]> {
+  const rows = await prisma.$queryRaw<HistoryMessage[]>`
+    SELECT m."role"::text AS "role", m."content", m."authorAgentId", COALESCE(u."handle", a."handle") AS "authorHandle"
+    FROM "messages" m
+    LEFT JOIN "users" u ON u."id" = m."authorUserId"
+    LEFT JOIN "agents" a ON a."id" = m."authorAgentId"
+    WHERE m."conversationId" = ${job.conversationId} AND m."role" <> 'system'
+      AND m."seq" <= (SELECT "seq" FROM "messages" WHERE "id" = ${job.messageId})
+    ORDER BY m."seq" DESC
+    LIMIT ${historyWindow}`;
+  return rows.reverse();
 }
