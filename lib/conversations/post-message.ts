@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { AppError } from "@/lib/errors/app-error";
+import { countTokens } from "@/lib/llm/token-counter";
 import { messageInclude, toMessageDto, type MessageDto } from "./message-dto";
 import type { PostMessageInput } from "./message-input";
 import { userMessageMetadata } from "./message-metadata";
@@ -88,8 +89,8 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
       WHERE "id" = ${input.conversationId} AND (SELECT "tokens" FROM bucket) >= 0
       RETURNING "lastSeq", "type"
     ), inserted AS (
-      INSERT INTO "messages" ("id", "conversationId", "seq", "clientId", "authorUserId", "role", "content", "metadata", "createdAt")
-      SELECT ${id}, ${input.conversationId}, allocated."lastSeq", ${input.clientId}, ${userId}, 'user', ${input.content}, ${JSON.stringify(metadata)}::jsonb, ${now}
+      INSERT INTO "messages" ("id", "conversationId", "seq", "clientId", "authorUserId", "role", "content", "metadata", "tokenCount", "createdAt")
+      SELECT ${id}, ${input.conversationId}, allocated."lastSeq", ${input.clientId}, ${userId}, 'user', ${input.content}, ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}, ${now}
       FROM allocated
       RETURNING "seq"
     ), ${withMentions ? sql`mentioned AS (

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMessages } from "@/lib/conversations/list-messages";
 import { postMessage } from "@/lib/conversations/post-message";
 import { AppError } from "@/lib/errors/app-error";
+import { countTokens } from "@/lib/llm/token-counter";
 import { createChannel, createProjectWithChannel } from "../support/fixtures";
 import { TestApp, type TestUser } from "../support/test-app";
 
@@ -23,12 +24,15 @@ describe("posting messages", () => {
   });
   afterAll(() => app.close());
 
-  it("stores the message with author, metadata and the next sequence number", async () => {
-    const { message, created } = await postMessage(app.prisma, { userId: alice.id, input: { conversationId: channelId, clientId: randomUUID(), content: "first" } });
+  it("stores the message with author, metadata, its token count and the next sequence number", async () => {
+    const content = "first of many words";
+    const { message, created } = await postMessage(app.prisma, { userId: alice.id, input: { conversationId: channelId, clientId: randomUUID(), content } });
 
     expect(created).toBe(true);
-    expect(message).toMatchObject({ seq: 1, role: "user", content: "first", author: { kind: "user", id: alice.id } });
+    expect(message).toMatchObject({ seq: 1, role: "user", content, author: { kind: "user", id: alice.id } });
     expect(message.metadata).toEqual({ isHandoffSummary: false, isToolResult: false, timestamp: message.createdAt });
+    const stored = await app.prisma.message.findUniqueOrThrow({ where: { id: message.id } });
+    expect(stored.tokenCount).toBe(countTokens(content));
   });
 
   it("returns the first message when the same clientId is sent again, also concurrently", async () => {
