@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTypingEvent, describeTypists, TYPING_TTL_MS, withoutExpired, type Typists } from "./typing-state";
+import { TYPING_TTL_MS } from "@/lib/realtime/events";
+import { applyTypingEvent, describeTypists, withoutExpired, type Typists } from "./typing-state";
 
 const alice = { kind: "user" as const, id: "a", name: "Alice" };
 const bob = { kind: "user" as const, id: "b", name: "Bob" };

@@ -1,8 +1,4 @@
-import type { TypingActor, TypingEvent } from "@/lib/realtime/events";
-
-/** How long an indicator lives without a refresh; senders refresh every TYPING_REFRESH_MS. */
-export const TYPING_TTL_MS = 6_000;
-export const TYPING_REFRESH_MS = 3_000;
+import { TYPING_TTL_MS, type TypingActor, type TypingEvent } from "@/lib/realtime/events";
 
 export type Typists = Map<string, { actor: TypingActor; expiresAt: number }>;
 

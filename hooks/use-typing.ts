@@ -2,8 +2,8 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import type { TypingEvent } from "@/lib/realtime/events";
-import { applyTypingEvent, describeTypists, TYPING_REFRESH_MS, withoutExpired, type Typists } from "./typing-state";
+import { TYPING_REFRESH_MS, type TypingEvent } from "@/lib/realtime/events";
+import { applyTypingEvent, describeTypists, withoutExpired, type Typists } from "./typing-state";
 import { getSocket } from "./use-socket";
 
 /** Stop announcing after this long without a keystroke. */

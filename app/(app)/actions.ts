@@ -4,8 +4,9 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signOut } from "@/lib/auth/sign-in-out";
 import { channelNameSchema, roomSchema } from "@/lib/conversations/conversation-scope";
+import { addAgentToConversation } from "@/lib/conversations/add-agent-to-conversation";
 import { createChannel } from "@/lib/conversations/create-channel";
-import { postMessageInputSchema } from "@/lib/conversations/message-input";
+import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversations/message-input";
 import { openAgentChat } from "@/lib/conversations/open-agent-chat";
 import { openDirectMessage } from "@/lib/conversations/open-direct-message";
 import { openRoom } from "@/lib/conversations/open-room";
@@ -59,6 +60,16 @@ export const openRoomAction = userAction(
     const { id: conversationId } = await openRoom(runtime.db.prisma, { userId: user.id, ...input });
     runtime.realtime.conversationCreated(conversationId, [user.id]);
     return { conversationId };
+  },
+);
+
+export const addAgentToConversationAction = userAction(
+  "add-agent-to-conversation",
+  z.object({ conversationId: conversationIdSchema, agentId: id("an agent") }),
+  async (input, { runtime, user }) => {
+    const { message, participantUserIds } = await addAgentToConversation(runtime.db.prisma, { userId: user.id, ...input });
+    runtime.realtime.messageCreated(message, { participantUserIds, mentionedUserIds: [] });
+    return { seq: message.seq };
   },
 );
 

@@ -1,7 +1,19 @@
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
+import type { ProjectDirectory } from "@/lib/projects/project-directory";
+import { AddAgentMenu, type AddAgentAction } from "./add-agent-menu";
 
-export function ConversationHeader({ conversation, participants }: { conversation: ConversationSummary; participants: ParticipantDto[] }) {
+export function ConversationHeader({
+  conversation,
+  participants,
+  addableAgents,
+  addAgent,
+}: {
+  conversation: ConversationSummary;
+  participants: ParticipantDto[];
+  addableAgents: ProjectDirectory["agents"];
+  addAgent: AddAgentAction;
+}) {
   const prefix = conversation.type === "group" ? "# " : "";
   const agents = participants.filter((participant) => participant.kind === "agent");
   return (
@@ -11,10 +23,11 @@ export function ConversationHeader({ conversation, participants }: { conversatio
         {conversation.title}
       </h1>
       {conversation.type === "agent_dm" && <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-brand-700">agent</span>}
-      <p className="ml-auto text-sm text-slate-500">
+      <p className="ml-auto text-sm text-slate-500" data-testid="participants-summary">
         {participants.length} participants
         {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}`).join(", ")}`}
       </p>
+      {conversation.type === "group" && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
     </header>
   );
 }

@@ -1,15 +1,18 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { MessagePage } from "@/lib/conversations/list-messages";
+import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { flattenMessages } from "@/hooks/message-cache";
 import { useConversationMessages } from "@/hooks/use-conversation-messages";
 import { useLiveReplies } from "@/hooks/use-live-replies";
 import { useMarkRead } from "@/hooks/use-mark-read";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
 import { useTyping } from "@/hooks/use-typing";
+import type { AddAgentAction } from "./add-agent-menu";
 import { Composer } from "./composer";
 import { ConnectionBanner } from "./connection-banner";
 import { ConversationHeader } from "./conversation-header";
@@ -26,9 +29,12 @@ interface ConversationViewProps {
   participants: ParticipantDto[];
   initialPage: MessagePage;
   postMessage: PostMessageAction;
+  addableAgents: ProjectDirectory["agents"];
+  addAgent: AddAgentAction;
 }
 
-export function ConversationView({ userId, conversation, participants, initialPage, postMessage }: ConversationViewProps) {
+export function ConversationView({ userId, conversation, participants, initialPage, postMessage, addableAgents, addAgent }: ConversationViewProps) {
+  const router = useRouter();
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage } = useConversationMessages(conversation.id, initialPage);
   const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage);
   const typing = useTyping(conversation.id, userId);
@@ -43,6 +49,13 @@ export function ConversationView({ userId, conversation, participants, initialPa
   const [atBottom, setAtBottom] = useState(true);
 
   useMarkRead(conversation.id, latestSeq, atBottom, conversation.lastReadSeq);
+
+  // A notice that arrives live (someone added an agent) changes who is here: reload the participants.
+  const latestNoticeSeq = messages.findLast((message) => message.role === "system")?.seq ?? 0;
+  const [noticeSeqAtOpen] = useState(latestNoticeSeq);
+  useEffect(() => {
+    if (latestNoticeSeq > noticeSeqAtOpen) router.refresh();
+  }, [latestNoticeSeq, noticeSeqAtOpen, router]);
 
   const scrollToBottom = () => {
     const element = scroller.current;
@@ -75,7 +88,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
 
   return (
     <section className="flex h-full min-h-0 flex-col" aria-label={`Conversation ${conversation.title}`}>
-      <ConversationHeader conversation={conversation} participants={participants} />
+      <ConversationHeader conversation={conversation} participants={participants} addableAgents={addableAgents} addAgent={addAgent} />
       <ConnectionBanner />
       <div className="relative min-h-0 flex-1">
         <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto" data-testid="message-scroller">

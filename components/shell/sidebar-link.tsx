@@ -2,8 +2,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 
-/** One conversation in the sidebar: bold with a count while unread, a red @ badge for mentions. */
-export function SidebarLink({ conversation, active, icon }: { conversation: ConversationSummary; active: boolean; icon: ReactNode }) {
+/**
+ * One conversation in the sidebar: bold with a count while unread, a red @ badge for mentions,
+ * and what its agents are doing ("Toby is thinking…") under the title.
+ */
+export function SidebarLink({ conversation, active, icon, activity }: { conversation: ConversationSummary; active: boolean; icon: ReactNode; activity?: string | null }) {
   const unread = conversation.unread > 0;
   const label = [conversation.title, unread && `${conversation.unread} unread`, conversation.mentions > 0 && `${conversation.mentions} mentions`].filter(Boolean).join(", ");
   return (
@@ -16,7 +19,14 @@ export function SidebarLink({ conversation, active, icon }: { conversation: Conv
       } ${unread ? "font-semibold text-slate-900 dark:text-white" : "text-slate-600 dark:text-slate-400"}`}
     >
       {icon}
-      <span className="min-w-0 flex-1 truncate">{conversation.title}</span>
+      <span className="min-w-0 flex-1">
+        <span className="block truncate">{conversation.title}</span>
+        {activity && (
+          <span data-testid="sidebar-activity" className="block truncate text-[11px] font-normal italic text-brand-600 dark:text-brand-400">
+            {activity}
+          </span>
+        )}
+      </span>
       {conversation.mentions > 0 && (
         <span aria-hidden="true" className="rounded-full bg-red-600 px-1.5 text-[11px] font-bold text-white">
           @{conversation.mentions}

@@ -6,6 +6,7 @@ import type { SessionUser } from "@/lib/auth/session-user";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { Avatar, colourFor } from "@/components/ui/avatar";
+import { useAgentsAtWork } from "@/hooks/use-agents-at-work";
 import { useConversations } from "@/hooks/use-conversations";
 import { useDirectory } from "@/hooks/use-directory";
 import { SidebarLink } from "./sidebar-link";
@@ -32,6 +33,7 @@ export function Sidebar({
 }) {
   const conversations = useConversations(user.id, initialConversations);
   const { directory, refresh: refreshDirectory } = useDirectory(initialDirectory);
+  const activityIn = useAgentsAtWork();
   const pathname = usePathname();
   const [adding, setAdding] = useState<"channel" | "dm" | null>(null);
   const dm = useOpenConversation(actions.openDirectMessage);
@@ -51,7 +53,7 @@ export function Sidebar({
         <Section title="Channels" addLabel="New channel" onAdd={directory ? () => setAdding("channel") : undefined}>
           {adding === "channel" && directory && <NewChannelForm projectId={directory.project.id} action={actions.createChannel} onDone={() => setAdding(null)} />}
           {channels.map((c) => (
-            <SidebarLink key={c.id} conversation={c} active={isActive(c.id)} icon={<span aria-hidden="true">#</span>} />
+            <SidebarLink key={c.id} conversation={c} active={isActive(c.id)} activity={activityIn(c.id)} icon={<span aria-hidden="true">#</span>} />
           ))}
         </Section>
 
@@ -85,7 +87,7 @@ export function Sidebar({
           {directory?.agents.map((agent) => {
             const chat = agentChats.get(agent.id);
             const icon = <Avatar name={agent.displayName} colour={agent.color} size="xs" />;
-            if (chat) return <SidebarLink key={agent.id} conversation={chat} active={isActive(chat.id)} icon={icon} />;
+            if (chat) return <SidebarLink key={agent.id} conversation={chat} active={isActive(chat.id)} activity={activityIn(chat.id)} icon={icon} />;
             return (
               <button
                 key={agent.id}

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { Avatar, colourFor } from "@/components/ui/avatar";
@@ -24,6 +25,11 @@ export function UserMenu({ user, signOut }: { user: SessionUser; signOut: (input
       {open && (
         <div role="menu" className="absolute bottom-full left-2 right-2 mb-1 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           <p className="truncate px-3 py-1.5 text-xs text-slate-500">{user.email}</p>
+          {user.role === "admin" && (
+            <Link href="/admin/agents" role="menuitem" onClick={() => setOpen(false)} className="block rounded-md px-3 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+              Manage agents
+            </Link>
+          )}
           <button
             type="button"
             role="menuitem"

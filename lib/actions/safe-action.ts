@@ -1,10 +1,13 @@
 import "server-only";
 import { headers } from "next/headers";
-import type { z } from "zod";
+import { z } from "zod";
+import { assertAdmin } from "@/lib/auth/assert-admin";
 import { getSessionUser, type SessionUser } from "@/lib/auth/session-user";
 import { AppError, toErrorPayload, type ErrorPayload } from "@/lib/errors/app-error";
 import { log } from "@/lib/log/logger";
 import { getRuntime, type Runtime } from "@/lib/runtime/runtime";
+
+const anything = z.unknown();
 
 export type ActionResult<T> = { data: T } | { error: ErrorPayload };
 
@@ -51,12 +54,24 @@ export function userAction<Schema extends z.ZodType, T>(
   });
 }
 
+/** As userAction, for admins only: anyone else is refused before their input is even read. */
+export function adminAction<Schema extends z.ZodType, T>(
+  name: string,
+  schema: Schema,
+  run: (input: z.infer<Schema>, context: UserContext) => Promise<T>,
+): (input: unknown) => Promise<ActionResult<T>> {
+  return userAction(name, anything, async (input, context) => {
+    assertAdmin(context.user);
+    return run(parseInput(schema, input), context);
+  });
+}
+
 function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const fields: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? "form");
+    const field = issue.path.length > 0 ? issue.path.join(".") : "form";
     fields[field] ??= issue.message;
   }
   throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid input.", fields);

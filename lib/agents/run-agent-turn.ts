@@ -4,7 +4,9 @@ import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { LlmError } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
-import { buildPrompt, type HistoryMessage } from "./build-prompt";
+import { TYPING_REFRESH_MS } from "@/lib/realtime/events";
+import { buildPrompt } from "./build-prompt";
+import { loadTurnContext, type TurnAgent } from "./load-turn-context";
 import { persistAgentReply } from "./persist-agent-reply";
 import type { RunningTurns } from "./running-turns";
 
@@ -16,13 +18,6 @@ export interface AgentTurnDeps {
   turns: RunningTurns;
 }
 
-type AgentRow = Awaited<ReturnType<typeof loadAgent>>;
-
-const loadAgent = (prisma: Prisma, id: string) =>
-  prisma.agent.findUniqueOrThrow({
-    where: { id },
-    select: { id: true, handle: true, displayName: true, color: true, systemPrompt: true, provider: true, model: true, temperature: true, maxOutputTokens: true, historyWindow: true },
-  });
 
 /**
  * One agent answering one message: its typing indicator is on while it works, tokens stream to
@@ -30,8 +25,7 @@ const loadAgent = (prisma: Prisma, id: string) =>
  * attributed to the agent that says what went wrong; Stop keeps the text that had arrived.
  */
 export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
-  const agent = await loadAgent(deps.prisma, job.agentId);
-  const history = await loadHistory(deps.prisma, job, agent.historyWindow);
+  const { agent, participantUserIds, history } = await loadTurnContext(deps.prisma, job);
   const messages = buildPrompt({ systemPrompt: agent.systemPrompt, agentId: agent.id, historyWindow: agent.historyWindow, history });
   const provider = deps.providerFor(agent);
   const actor = { kind: "agent" as const, id: agent.id, name: agent.displayName };
@@ -42,7 +36,10 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   let text = "";
   let usage: { inputTokens: number; outputTokens: number } | undefined;
 
-  deps.publisher().typing(job.conversationId, actor, true);
+  const announce = (typing: boolean) => deps.publisher().typing(job.conversationId, actor, typing, participantUserIds);
+  announce(true);
+  // Indicators expire without a refresh; a long answer keeps its "thinking…" alive.
+  const stillThinking = setInterval(() => announce(true), TYPING_REFRESH_MS);
   try {
     let index = 0;
     for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal })) {
@@ -63,14 +60,15 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
       await finish(deps, job, agent, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });
     }
   } finally {
+    clearInterval(stillThinking);
     deps.turns.finish(job.id);
-    deps.publisher().typing(job.conversationId, actor, false);
+    announce(false);
   }
 }
 
 /** A dispatch that failed too often (its workers kept dying) ends with a visible message. */
 export async function giveUpTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
-  const agent = await loadAgent(deps.prisma, job.agentId);
+  const { agent } = await loadTurnContext(deps.prisma, job);
   const content = `${agent.displayName} could not answer this message after ${job.attempts - 1} attempts.`;
   await finish(deps, job, agent, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, isHandoffSummary: false, isToolResult: false, error: "attempts" });
 }
@@ -78,7 +76,7 @@ export async function giveUpTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Pro
 async function finish(
   deps: AgentTurnDeps,
   job: ClaimedDispatch,
-  agent: AgentRow,
+  agent: TurnAgent,
   outcome: "done" | "failed",
   content: string,
   metadata: Omit<Parameters<typeof persistAgentReply>[1]["metadata"], "timestamp">,
@@ -98,18 +96,4 @@ async function finish(
     return;
   }
   deps.publisher().messageCreated(persisted.message, { participantUserIds: persisted.participantUserIds, mentionedUserIds: [] });
-}
-
-/** The window of messages up to the one being answered, oldest first, in one statement. */
-async function loadHistory(prisma: Prisma, job: ClaimedDispatch, historyWindow: number): Promise<HistoryMessage[]> {
-  const rows = await prisma.$queryRaw<HistoryMessage[]>`
-    SELECT m."role"::text AS "role", m."content", m."authorAgentId", COALESCE(u."handle", a."handle") AS "authorHandle"
-    FROM "messages" m
-    LEFT JOIN "users" u ON u."id" = m."authorUserId"
-    LEFT JOIN "agents" a ON a."id" = m."authorAgentId"
-    WHERE m."conversationId" = ${job.conversationId} AND m."role" <> 'system'
-      AND m."seq" <= (SELECT "seq" FROM "messages" WHERE "id" = ${job.messageId})
-    ORDER BY m."seq" DESC
-    LIMIT ${historyWindow}`;
-  return rows.reverse();
 }

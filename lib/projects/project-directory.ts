@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
+import { findPrimaryProject } from "./primary-project";
 
 export interface ProjectDirectory {
   project: { id: string; name: string };
@@ -8,16 +9,12 @@ export interface ProjectDirectory {
 
 /**
  * The people and agents of the user's project, for starting DMs and agent chats and for
- * @mention completion. Chorus shows one project at a time: the user's first.
+ * @mention completion, in the user's primary project.
  */
 export async function getProjectDirectory(prisma: Prisma, { userId }: { userId: string }): Promise<ProjectDirectory | null> {
-  const membership = await prisma.membership.findFirst({
-    where: { userId },
-    orderBy: { createdAt: "asc" },
-    select: { project: { select: { id: true, name: true } } },
-  });
-  if (!membership) return null;
-  const projectId = membership.project.id;
+  const project = await findPrimaryProject(prisma, { userId });
+  if (!project) return null;
+  const projectId = project.id;
   const [members, agents] = await Promise.all([
     prisma.user.findMany({
       where: { memberships: { some: { projectId } } },
@@ -30,5 +27,5 @@ export async function getProjectDirectory(prisma: Prisma, { userId }: { userId: 
       select: { id: true, handle: true, displayName: true, color: true, description: true },
     }),
   ]);
-  return { project: membership.project, members, agents };
+  return { project, members, agents };
 }

@@ -104,7 +104,8 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     conversationCreated(conversationId, userIds) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("conversation:created", { conversationId });
     },
-    typing: (conversationId, actor, typing) => io.to(conversationRoom(conversationId)).emit("typing", { conversationId, actor, typing }),
+    typing: (conversationId, actor, typing, sidebarUserIds = []) =>
+      io.to([conversationRoom(conversationId), ...sidebarUserIds.map(userRoom)]).emit("typing", { conversationId, actor, typing }),
     messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),
     status: () => ({ state: "up", connections: io.engine.clientsCount }),
   };

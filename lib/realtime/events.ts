@@ -21,6 +21,10 @@ export interface ConversationActivity {
   mentionedUserIds: string[];
 }
 
+/** How long a typing indicator lives without a refresh; senders refresh every TYPING_REFRESH_MS. */
+export const TYPING_TTL_MS = 6_000;
+export const TYPING_REFRESH_MS = 3_000;
+
 export interface TypingActor {
   kind: "user" | "agent";
   id: string;

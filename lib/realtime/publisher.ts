@@ -12,7 +12,8 @@ export interface RealtimePublisher {
   messageCreated(message: MessageDto, audience: MessageAudience): void;
   readUpdated(userId: string, summary: ConversationSummary): void;
   conversationCreated(conversationId: string, userIds: string[]): void;
-  typing(conversationId: string, actor: TypingActor, typing: boolean): void;
+  /** To the conversation's room, and to these users' sidebars (agents at work show there too). */
+  typing(conversationId: string, actor: TypingActor, typing: boolean, sidebarUserIds?: string[]): void;
   messageDelta(delta: MessageDelta): void;
   /** For /api/health: whether live updates are being served, and to how many sockets here. */
   status(): { state: "up" | "down"; connections: number };

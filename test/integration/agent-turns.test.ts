@@ -166,4 +166,24 @@ describe("agent turns", () => {
     await both;
     expect(answers.map((answer) => answer.content)).toEqual(["first answer", "second answer"]);
   });
+
+  it("shows the agent at work in the sidebar of a participant who has not opened the conversation", async () => {
+    fake.reply({ chunks: ["On ", "it."] });
+    const aliceSocket = await joined(alice);
+    const bobSidebar = await app.connect(bob);
+    const [aliceTyping, bobTyping] = [record<TypingEvent>(aliceSocket, "typing"), record<TypingEvent>(bobSidebar, "typing")];
+    const bobDeltas = record<MessageDelta>(bobSidebar, "message:delta");
+    const reply = replyFrom(aliceSocket, tobyId);
+
+    await send(aliceSocket, "@toby are you on it?");
+    await reply;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const agentTyping = (events: TypingEvent[]) => events.filter((event) => event.actor.kind === "agent").map((event) => [event.conversationId, event.actor.id, event.typing]);
+    expect(agentTyping(bobTyping)).toEqual([[channelId, tobyId, true], [channelId, tobyId, false]]);
+    // In the room and in her user room, Alice still gets each event once.
+    expect(agentTyping(aliceTyping)).toEqual([[channelId, tobyId, true], [channelId, tobyId, false]]);
+    // The streamed text itself is only for sockets that opened the conversation.
+    expect(bobDeltas).toEqual([]);
+  });
 });

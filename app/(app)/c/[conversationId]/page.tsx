@@ -6,7 +6,8 @@ import { listParticipants } from "@/lib/conversations/list-participants";
 import { conversationIdSchema } from "@/lib/conversations/message-input";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
-import { postMessageAction } from "../../actions";
+import { getProjectDirectory } from "@/lib/projects/project-directory";
+import { addAgentToConversationAction, postMessageAction } from "../../actions";
 
 export default async function ConversationPage({ params }: { params: Promise<{ conversationId: string }> }) {
   const { conversationId } = await params;
@@ -16,10 +17,13 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   // A conversation the user is not in looks the same as one that does not exist.
   const conversation = await getConversation(db.prisma, { userId: user.id, conversationId });
   if (!conversation) notFound();
-  const [initialPage, participants] = await Promise.all([
+  const [initialPage, participants, directory] = await Promise.all([
     listMessages(db.prisma, { userId: user.id, conversationId }),
     listParticipants(db.prisma, { userId: user.id, conversationId }),
+    conversation.type === "group" ? getProjectDirectory(db.prisma, { userId: user.id }) : null,
   ]);
+  // Agents of the project not yet here, offered by "Add agent" in group conversations.
+  const addableAgents = (directory?.agents ?? []).filter((agent) => !participants.some((participant) => participant.id === agent.id));
   return (
     <ConversationView
       key={conversation.id}
@@ -28,6 +32,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
       participants={participants}
       initialPage={initialPage}
       postMessage={postMessageAction}
+      addableAgents={addableAgents}
+      addAgent={addAgentToConversationAction}
     />
   );
 }

@@ -1,0 +1,23 @@
+import { notFound } from "next/navigation";
+import { AgentForm } from "@/components/admin/agent-form";
+import { getAgent } from "@/lib/agents/manage-agents";
+import { AppError } from "@/lib/errors/app-error";
+import { getRuntime } from "@/lib/runtime/runtime";
+import { requireCurrentUser } from "@/lib/session/current-user";
+import { updateAgentAction } from "../actions";
+
+export default async function EditAgentPage({ params }: { params: Promise<{ agentId: string }> }) {
+  const { agentId } = await params;
+  const user = await requireCurrentUser();
+  const { db } = await getRuntime();
+  const agent = await getAgent(db.prisma, { actor: user, agentId }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  });
+  return (
+    <div className="mx-auto max-w-3xl p-6">
+      <h1 className="mb-4 text-2xl font-bold">Edit {agent.displayName}</h1>
+      <AgentForm initial={{ ...agent, ...agent.contextSettings }} save={updateAgentAction} agentId={agent.id} submitLabel="Save changes" />
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { AgentForm } from "@/components/admin/agent-form";
+import { defaultContextSettings } from "@/lib/agents/agent-settings";
+import { createAgentAction } from "../actions";
+
+const blank = {
+  handle: "",
+  displayName: "",
+  color: "#6366f1",
+  description: "",
+  systemPrompt: "",
+  provider: "offline" as const,
+  model: "offline",
+  temperature: 0.7,
+  maxOutputTokens: 1024,
+  historyWindow: 50,
+  ...defaultContextSettings,
+};
+
+export default function NewAgentPage() {
+  return (
+    <div className="mx-auto max-w-3xl p-6">
+      <h1 className="mb-4 text-2xl font-bold">New agent</h1>
+      <AgentForm initial={blank} save={createAgentAction} submitLabel="Create agent" />
+    </div>
+  );
+}

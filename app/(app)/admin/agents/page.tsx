@@ -1,0 +1,61 @@
+import Link from "next/link";
+import { AgentEnabledToggle } from "@/components/admin/agent-enabled-toggle";
+import { Avatar } from "@/components/ui/avatar";
+import { listAgents } from "@/lib/agents/manage-agents";
+import { getRuntime } from "@/lib/runtime/runtime";
+import { requireCurrentUser } from "@/lib/session/current-user";
+import { setAgentEnabledAction } from "./actions";
+
+export default async function AdminAgentsPage() {
+  const user = await requireCurrentUser();
+  const { db } = await getRuntime();
+  const agents = await listAgents(db.prisma, { actor: user });
+  return (
+    <div className="mx-auto max-w-4xl space-y-4 p-6">
+      <div className="flex items-center">
+        <h1 className="text-2xl font-bold">Agents</h1>
+        <Link href="/admin/agents/new" className="ml-auto rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+          New agent
+        </Link>
+      </div>
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs uppercase text-slate-500">
+          <tr>
+            <th className="py-2">Agent</th>
+            <th>Model</th>
+            <th>History</th>
+            <th>Status</th>
+            <th><span className="sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+          {agents.map((agent) => (
+            <tr key={agent.id} aria-label={`Agent ${agent.displayName}`} className={agent.enabled ? "" : "opacity-60"}>
+              <td className="py-2">
+                <span className="flex items-center gap-2">
+                  <Avatar name={agent.displayName} colour={agent.color} size="sm" />
+                  <span>
+                    <span className="block font-semibold">{agent.displayName}</span>
+                    <span className="block text-xs text-slate-500">@{agent.handle}</span>
+                  </span>
+                </span>
+              </td>
+              <td>
+                {agent.model} <span className="text-xs text-slate-500">({agent.provider === "offline" ? "offline model" : "OpenAI-compatible"})</span>
+              </td>
+              <td>{agent.historyWindow} messages</td>
+              <td>{agent.enabled ? "Enabled" : "Disabled"}</td>
+              <td className="space-x-3 text-right">
+                <Link href={`/admin/agents/${agent.id}`} className="text-brand-600 hover:underline" aria-label={`Edit ${agent.displayName}`}>
+                  Edit
+                </Link>
+                <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {agents.length === 0 && <p className="text-slate-500">No agents yet. Create the first one.</p>}
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent, type ReactNode } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+import type { AgentConfig } from "@/lib/agents/agent-settings";
+import type { ErrorPayload } from "@/lib/errors/app-error";
+
+type FieldName = keyof AgentConfig;
+
+interface Field {
+  name: FieldName;
+  label: string;
+  hint?: string;
+  input: "text" | "textarea" | "number" | "color" | { options: [value: string, label: string][] };
+  step?: string;
+}
+
+const sections: { title: string; fields: Field[] }[] = [
+  {
+    title: "Profile",
+    fields: [
+      { name: "displayName", label: "Display name", input: "text" },
+      { name: "handle", label: "Handle", hint: "People mention the agent as @handle.", input: "text" },
+      { name: "color", label: "Avatar colour", input: "color" },
+      { name: "description", label: "Description", input: "text" },
+      { name: "systemPrompt", label: "System prompt", input: "textarea" },
+    ],
+  },
+  {
+    title: "Model",
+    fields: [
+      { name: "provider", label: "Provider", input: { options: [["offline", "Offline model (no key needed)"], ["openai", "OpenAI-compatible endpoint"]] } },
+      { name: "model", label: "Model", hint: "e.g. gpt-4o-mini or llama3.1:8b", input: "text" },
+      { name: "temperature", label: "Temperature", input: "number", step: "0.1" },
+      { name: "maxOutputTokens", label: "Max output tokens", input: "number" },
+      { name: "historyWindow", label: "History window", hint: "How many of the latest messages the agent sees.", input: "number" },
+    ],
+  },
+  {
+    title: "Context",
+    fields: [
+      { name: "maxWorkingMemoryTokens", label: "Working memory budget (tokens)", hint: "Must be larger than the system prompt.", input: "number" },
+      {
+        name: "pruningStrategy",
+        label: "Pruning strategy",
+        input: { options: [["fifo", "FIFO: drop the oldest"], ["summarize", "Summarize old turns"], ["sliding_window", "Sliding window"]] },
+      },
+      { name: "minHistoryMessages", label: "Minimum history messages", input: "number" },
+      { name: "slidingWindowTurns", label: "Sliding window turns", input: "number" },
+      { name: "summarizeFraction", label: "Summarize fraction", input: "number", step: "0.05" },
+      { name: "summaryMaxTokens", label: "Summary max tokens", input: "number" },
+      { name: "semanticTopK", label: "Semantic top K", input: "number" },
+      { name: "episodicTopK", label: "Episodic top K", input: "number" },
+      {
+        name: "handoffMode",
+        label: "Handoff context",
+        input: { options: [["summary", "Summary only"], ["recent", "Recent N messages"], ["full", "Full history"], ["fork", "Forked context"]] },
+      },
+      { name: "handoffRecentN", label: "Recent N (handoffs)", input: "number" },
+    ],
+  },
+];
+
+const fields = sections.flatMap((section) => section.fields);
+
+const inputClass = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950";
+
+function FieldInput({ field, value, onChange, describedBy }: { field: Field; value: string; onChange: (value: string) => void; describedBy?: string }) {
+  const common = { name: field.name, value, "aria-describedby": describedBy, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
+  if (field.input === "textarea") return <textarea {...common} rows={5} className={inputClass} />;
+  if (typeof field.input === "object") {
+    return (
+      <select {...common} className={inputClass}>
+        {field.input.options.map(([option, label]) => (
+          <option key={option} value={option}>
+            {label}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  return <input {...common} type={field.input} step={field.step} className={field.input === "color" ? "mt-1 h-9 w-16 rounded-md border border-slate-300" : inputClass} />;
+}
+
+/**
+ * Creates or edits an agent. The server validates (zod) and answers with an error per field,
+ * shown under the field it concerns; nothing typed is lost on a refusal.
+ */
+export function AgentForm({
+  initial,
+  save,
+  agentId,
+  submitLabel,
+}: {
+  initial: AgentConfig;
+  save: (input: unknown) => Promise<ActionResult<unknown>>;
+  agentId?: string;
+  submitLabel: ReactNode;
+}) {
+  const router = useRouter();
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.name, String(initial[field.name])])));
+  const [errors, setErrors] = useState<ErrorPayload | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    const result = await save({ ...values, ...(agentId ? { agentId } : {}) }).catch(() => ({ error: { code: "internal", message: "Could not reach Chorus. Try again." } as ErrorPayload }));
+    setBusy(false);
+    if ("error" in result) return setErrors(result.error);
+    router.push("/admin/agents");
+    router.refresh();
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-6" aria-label="Agent settings" noValidate>
+      {errors && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+          {errors.fields ? "Some settings need fixing: see the fields marked below." : errors.message}
+        </p>
+      )}
+      {sections.map((section) => (
+        <fieldset key={section.title} className="grid gap-4 sm:grid-cols-2">
+          <legend className="mb-2 text-sm font-semibold uppercase text-slate-500">{section.title}</legend>
+          {section.fields.map((field) => {
+            const error = errors?.fields?.[field.name];
+            const hintId = `${field.name}-hint`;
+            return (
+              <label key={field.name} className={`block text-sm font-medium ${field.input === "textarea" ? "sm:col-span-2" : ""}`}>
+                {field.label}
+                <FieldInput field={field} value={values[field.name] ?? ""} onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))} describedBy={error || field.hint ? hintId : undefined} />
+                {error ? (
+                  <span id={hintId} className="mt-1 block text-xs text-red-600">{error}</span>
+                ) : (
+                  field.hint && <span id={hintId} className="mt-1 block text-xs font-normal text-slate-500">{field.hint}</span>
+                )}
+              </label>
+            );
+          })}
+        </fieldset>
+      ))}
+      <div className="flex gap-3">
+        <button type="submit" disabled={busy} className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
+          {busy ? "Saving…" : submitLabel}
+        </button>
+        <button type="button" onClick={() => router.push("/admin/agents")} className="text-sm text-slate-500 underline">
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { countTokens } from "@/lib/llm/token-counter";
+
+export const handoffModes = ["summary", "recent", "full", "fork"] as const;
+export const pruningStrategies = ["fifo", "summarize", "sliding_window"] as const;
+export const agentProviders = ["offline", "openai"] as const;
+
+const integer = (label: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${label} must be a number.` })
+    .int(`${label} must be a whole number.`)
+    .min(min, `${label} must be at least ${min}.`)
+    .max(max, `${label} must be at most ${max}.`);
+
+const decimal = (label: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${label} must be a number.` })
+    .min(min, `${label} must be at least ${min}.`)
+    .max(max, `${label} must be at most ${max}.`);
+
+/**
+ * Handoff, pruning and memory settings, stored as the agent's `contextSettings` JSON. Defaults
+ * follow the memory and pruning design (summaries over the oldest 30 %, at most 300 tokens).
+ */
+export const contextSettingsSchema = z.object({
+  handoffMode: z.enum(handoffModes, { error: "Choose summary, recent, full or fork." }).default("summary"),
+  handoffRecentN: integer("Recent messages shared", 1, 200).default(10),
+  pruningStrategy: z.enum(pruningStrategies, { error: "Choose FIFO, summarize or sliding window." }).default("fifo"),
+  minHistoryMessages: integer("Minimum history messages", 0, 200).default(4),
+  slidingWindowTurns: integer("Sliding window turns", 1, 200).default(10),
+  summarizeFraction: decimal("Summarize fraction", 0.05, 0.9).default(0.3),
+  summaryMaxTokens: integer("Summary max tokens", 16, 4_000).default(300),
+  maxWorkingMemoryTokens: integer("Working memory budget", 256, 1_000_000).default(8_000),
+  semanticTopK: integer("Semantic top K", 0, 50).default(5),
+  episodicTopK: integer("Episodic top K", 0, 50).default(5),
+});
+
+export type ContextSettings = z.infer<typeof contextSettingsSchema>;
+
+export const defaultContextSettings: ContextSettings = contextSettingsSchema.parse({});
+
+/** Stored settings with defaults filled in; a value that no longer validates falls back to its default. */
+export function readContextSettings(stored: unknown): ContextSettings {
+  const source = stored && typeof stored === "object" ? (stored as Record<string, unknown>) : {};
+  const settings: Record<string, unknown> = { ...defaultContextSettings };
+  for (const [key, schema] of Object.entries(contextSettingsSchema.shape)) {
+    const parsed = schema.safeParse(source[key]);
+    if (parsed.success) settings[key] = parsed.data;
+  }
+  return settings as ContextSettings;
+}
+
+/** Model ids as OpenAI-compatible servers name them: `gpt-4o-mini`, `llama3.1:8b`, `meta-llama/Llama-3-8B`. */
+const modelFormat = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
+const colourFormat = /^#[0-9a-fA-F]{6}$/;
+const handleFormat = /^[a-z0-9](?:[a-z0-9_.-]{0,22}[a-z0-9_])?$/;
+
+const profileFields = z.object({
+  handle: z
+    .string()
+    .trim()
+    .transform((handle) => handle.replace(/^@/, "").toLowerCase())
+    .pipe(z.string().regex(handleFormat, "Use 1–24 letters, digits, dots, dashes or underscores, starting with a letter or digit.")),
+  displayName: z.string().trim().min(1, "Give the agent a name.").max(60, "Keep the name under 60 characters."),
+  color: z.string().trim().regex(colourFormat, "Pick a colour as #rrggbb."),
+  description: z.string().trim().max(280, "Keep the description under 280 characters.").default(""),
+  systemPrompt: z.string().trim().min(1, "The system prompt cannot be empty.").max(20_000, "Keep the system prompt under 20,000 characters."),
+  provider: z.enum(agentProviders, { error: "Choose the offline model or an OpenAI-compatible endpoint." }),
+  model: z.string().trim().regex(modelFormat, "Unknown model format: use a model id such as gpt-4o-mini or llama3.1:8b."),
+  temperature: decimal("Temperature", 0, 2),
+  maxOutputTokens: integer("Max output tokens", 1, 32_768),
+  historyWindow: integer("History window", 1, 500),
+});
+
+/**
+ * Everything an admin edits about an agent, as one flat form. The system prompt must fit in the
+ * working-memory budget with room to spare, or no history could ever be sent.
+ */
+export const agentConfigSchema = profileFields.extend(contextSettingsSchema.shape).superRefine((config, context) => {
+  const promptTokens = countTokens(config.systemPrompt, config.model);
+  if (promptTokens >= config.maxWorkingMemoryTokens) {
+    context.addIssue({
+      code: "custom",
+      path: ["maxWorkingMemoryTokens"],
+      message: `The budget (${config.maxWorkingMemoryTokens} tokens) must be larger than the system prompt (${promptTokens} tokens).`,
+    });
+  }
+});
+
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+
+/** The columns and the contextSettings JSON a validated config is stored as. */
+export function toAgentColumns(config: AgentConfig) {
+  const { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, ...context } = config;
+  const contextSettings: ContextSettings = contextSettingsSchema.parse(context);
+  return { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, contextSettings };
+}

@@ -1,0 +1,116 @@
+import { assertAdmin } from "@/lib/auth/assert-admin";
+import type { SessionUser } from "@/lib/auth/session-user";
+import type { Prisma } from "@/lib/db/open-database";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
+import { AppError } from "@/lib/errors/app-error";
+import { log } from "@/lib/log/logger";
+import { findPrimaryProject } from "@/lib/projects/primary-project";
+import { readContextSettings, toAgentColumns, type AgentConfig, type ContextSettings } from "./agent-settings";
+
+/** An agent as the admin area shows and edits it. */
+export interface AdminAgent {
+  id: string;
+  handle: string;
+  displayName: string;
+  color: string;
+  description: string;
+  systemPrompt: string;
+  provider: "openai" | "offline";
+  model: string;
+  temperature: number;
+  maxOutputTokens: number;
+  historyWindow: number;
+  enabled: boolean;
+  contextSettings: ContextSettings;
+  updatedAt: string;
+}
+
+const adminAgentSelect = {
+  id: true,
+  handle: true,
+  displayName: true,
+  color: true,
+  description: true,
+  systemPrompt: true,
+  provider: true,
+  model: true,
+  temperature: true,
+  maxOutputTokens: true,
+  historyWindow: true,
+  enabled: true,
+  contextSettings: true,
+  updatedAt: true,
+} as const;
+
+type AgentRow = Omit<AdminAgent, "contextSettings" | "updatedAt"> & { contextSettings: unknown; updatedAt: Date };
+
+const toAdminAgent = (row: AgentRow): AdminAgent => ({ ...row, contextSettings: readContextSettings(row.contextSettings), updatedAt: row.updatedAt.toISOString() });
+
+async function adminProject(prisma: Prisma, actor: SessionUser): Promise<string> {
+  assertAdmin(actor);
+  const project = await findPrimaryProject(prisma, { userId: actor.id });
+  if (!project) throw new AppError("forbidden", "You are not a member of any project.");
+  return project.id;
+}
+
+export async function listAgents(prisma: Prisma, { actor }: { actor: SessionUser }): Promise<AdminAgent[]> {
+  const projectId = await adminProject(prisma, actor);
+  const rows = await prisma.agent.findMany({ where: { projectId }, orderBy: [{ enabled: "desc" }, { displayName: "asc" }], select: adminAgentSelect });
+  return rows.map(toAdminAgent);
+}
+
+export async function getAgent(prisma: Prisma, { actor, agentId }: { actor: SessionUser; agentId: string }): Promise<AdminAgent> {
+  const projectId = await adminProject(prisma, actor);
+  const row = await prisma.agent.findFirst({ where: { id: agentId, projectId }, select: adminAgentSelect });
+  if (!row) throw new AppError("not_found", "That agent does not exist in your project.");
+  return toAdminAgent(row);
+}
+
+export async function createAgent(prisma: Prisma, { actor, config }: { actor: SessionUser; config: AgentConfig }): Promise<AdminAgent> {
+  const projectId = await adminProject(prisma, actor);
+  await assertHandleFree(prisma, projectId, config.handle);
+  const row = await withHandleConflict(config.handle, () =>
+    prisma.agent.create({ data: { projectId, ...toAgentColumns(config) }, select: adminAgentSelect }),
+  );
+  log.info("agent created", { agentId: row.id, handle: row.handle, by: actor.id });
+  return toAdminAgent(row);
+}
+
+export async function updateAgent(prisma: Prisma, { actor, agentId, config }: { actor: SessionUser; agentId: string; config: AgentConfig }): Promise<AdminAgent> {
+  const projectId = await adminProject(prisma, actor);
+  await assertHandleFree(prisma, projectId, config.handle);
+  const row = await withHandleConflict(config.handle, async () => {
+    const { count } = await prisma.agent.updateMany({ where: { id: agentId, projectId }, data: toAgentColumns(config) });
+    if (count === 0) throw new AppError("not_found", "That agent does not exist in your project.");
+    return prisma.agent.findUniqueOrThrow({ where: { id: agentId }, select: adminAgentSelect });
+  });
+  log.info("agent updated", { agentId, by: actor.id });
+  return toAdminAgent(row);
+}
+
+/** A disabled agent keeps its history but is no longer dispatched, listed or mentionable. */
+export async function setAgentEnabled(prisma: Prisma, { actor, agentId, enabled }: { actor: SessionUser; agentId: string; enabled: boolean }): Promise<AdminAgent> {
+  const projectId = await adminProject(prisma, actor);
+  const { count } = await prisma.agent.updateMany({ where: { id: agentId, projectId }, data: { enabled } });
+  if (count === 0) throw new AppError("not_found", "That agent does not exist in your project.");
+  log.info(enabled ? "agent enabled" : "agent disabled", { agentId, by: actor.id });
+  return toAdminAgent(await prisma.agent.findUniqueOrThrow({ where: { id: agentId }, select: adminAgentSelect }));
+}
+
+/** A person's handle and an agent's must differ, or an @mention could not say whom it means. */
+async function assertHandleFree(prisma: Prisma, projectId: string, handle: string): Promise<void> {
+  const member = await prisma.user.findFirst({ where: { handle, memberships: { some: { projectId } } }, select: { id: true } });
+  if (member) throw handleTaken(handle, "a member of this project");
+}
+
+async function withHandleConflict<T>(handle: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw handleTaken(handle, "another agent");
+    throw error;
+  }
+}
+
+const handleTaken = (handle: string, owner: string) =>
+  new AppError("conflict", `@${handle} is already used by ${owner}.`, { handle: `@${handle} is already used by ${owner}.` });
