@@ -66,8 +66,8 @@ const fields = sections.flatMap((section) => section.fields);
 
 const inputClass = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950";
 
-function FieldInput({ field, value, onChange, describedBy }: { field: Field; value: string; onChange: (value: string) => void; describedBy?: string }) {
-  const common = { name: field.name, value, "aria-describedby": describedBy, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
+function FieldInput({ field, value, onChange, describedBy, invalid }: { field: Field; value: string; onChange: (value: string) => void; describedBy?: string; invalid: boolean }) {
+  const common = { id: `agent-${field.name}`, name: field.name, value, "aria-describedby": describedBy, "aria-invalid": invalid || undefined, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
   if (field.input === "textarea") return <textarea {...common} rows={5} className={inputClass} />;
   if (typeof field.input === "object") {
     return (
@@ -127,15 +127,17 @@ export function AgentForm({
             const error = errors?.fields?.[field.name];
             const hintId = `${field.name}-hint`;
             return (
-              <label key={field.name} className={`block text-sm font-medium ${field.input === "textarea" ? "sm:col-span-2" : ""}`}>
-                {field.label}
-                <FieldInput field={field} value={values[field.name] ?? ""} onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))} describedBy={error || field.hint ? hintId : undefined} />
+              <div key={field.name} className={field.input === "textarea" ? "sm:col-span-2" : ""}>
+                <label htmlFor={`agent-${field.name}`} className="block text-sm font-medium">
+                  {field.label}
+                </label>
+                <FieldInput field={field} value={values[field.name] ?? ""} onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))} describedBy={error || field.hint ? hintId : undefined} invalid={Boolean(error)} />
                 {error ? (
-                  <span id={hintId} className="mt-1 block text-xs text-red-600">{error}</span>
+                  <p id={hintId} className="mt-1 text-xs text-red-600">{error}</p>
                 ) : (
-                  field.hint && <span id={hintId} className="mt-1 block text-xs font-normal text-slate-500">{field.hint}</span>
+                  field.hint && <p id={hintId} className="mt-1 text-xs text-slate-500">{field.hint}</p>
                 )}
-              </label>
+              </div>
             );
           })}
         </fieldset>

@@ -1,23 +1,7 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { requireCurrentUser } from "@/lib/session/current-user";
 
-/** Members and debug users see this instead of any admin page; the actions refuse them too. */
-function Forbidden() {
-  return (
-    <div className="flex h-full flex-col items-center justify-center gap-3 p-8 text-center">
-      <p className="text-sm font-semibold text-red-600">403</p>
-      <h1 className="text-2xl font-bold">Forbidden</h1>
-      <p className="text-slate-600 dark:text-slate-400">Only admins can configure agents. Ask an admin of your project.</p>
-      <Link href="/" className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
-        Back to Chorus
-      </Link>
-    </div>
-  );
-}
-
-export default async function AdminLayout({ children }: { children: ReactNode }) {
-  const user = await requireCurrentUser();
-  if (user.role !== "admin") return <Forbidden />;
+// Each admin page checks the role itself: layouts and pages render in parallel, so a check here
+// could not keep a page's own queries from running.
+export default function AdminLayout({ children }: { children: ReactNode }) {
   return <div className="h-full overflow-y-auto">{children}</div>;
 }

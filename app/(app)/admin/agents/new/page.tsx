@@ -1,5 +1,7 @@
+import { Forbidden } from "@/components/admin/forbidden";
 import { AgentForm } from "@/components/admin/agent-form";
 import { defaultContextSettings } from "@/lib/agents/agent-settings";
+import { requireCurrentUser } from "@/lib/session/current-user";
 import { createAgentAction } from "../actions";
 
 const blank = {
@@ -16,7 +18,9 @@ const blank = {
   ...defaultContextSettings,
 };
 
-export default function NewAgentPage() {
+export default async function NewAgentPage() {
+  const user = await requireCurrentUser();
+  if (user.role !== "admin") return <Forbidden />;
   return (
     <div className="mx-auto max-w-3xl p-6">
       <h1 className="mb-4 text-2xl font-bold">New agent</h1>
