@@ -3,7 +3,7 @@ import OpenAI from "openai";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { openDatabase } from "@/lib/db/open-database";
-import type { Ack } from "@/lib/realtime/events";
+import type { Ack, MessageDelta } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
 import { FakeOpenAI } from "@/test/support/fake-openai";
 import { createProjectWithChannel } from "@/test/support/fixtures";
@@ -53,24 +53,40 @@ function send(socket: ClientSocket, conversationId: string, content: string) {
   return emitWithAck<Ack<MessageDto>>(socket, "message:send", { conversationId, clientId: randomUUID(), content });
 }
 
+/**
+ * One question at a time, each timed to the first delta answering that very message (a busy
+ * agent's earlier turn must not be mistaken for it), and its reply awaited before the next.
+ */
 async function measureFirstToken(sockets: ClientSocket[], conversationId: string): Promise<number[]> {
   const samples: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const socket = sockets[round % sockets.length]!;
-    const replied = new Promise<void>((resolve) => {
-      const onMessage = (message: MessageDto) => {
-        if (message.author.kind !== "agent") return;
-        socket.off("message:created", onMessage);
-        resolve();
-      };
-      socket.on("message:created", onMessage);
-    });
+    const firstDelta = new Map<string, { at: number; dispatchId: string }>();
+    const repliedDispatches = new Set<string>();
+    let changed = () => undefined as void;
+    const onDelta = (delta: MessageDelta) => {
+      if (!firstDelta.has(delta.replyToMessageId)) firstDelta.set(delta.replyToMessageId, { at: performance.now(), dispatchId: delta.dispatchId });
+      changed();
+    };
+    const onMessage = (message: MessageDto) => {
+      if (message.author.kind === "agent" && message.metadata.dispatchId) repliedDispatches.add(message.metadata.dispatchId);
+      changed();
+    };
+    const until = async (condition: () => boolean) => {
+      while (!condition()) await new Promise<void>((resolve) => (changed = resolve));
+    };
+    socket.on("message:delta", onDelta);
+    socket.on("message:created", onMessage);
     const started = performance.now();
-    const token = new Promise<void>((resolve) => socket.once("message:delta", () => resolve()));
-    await send(socket, conversationId, `@bot0 question ${round}`);
-    await token;
-    samples.push(performance.now() - started);
-    await replied;
+    const ack = await send(socket, conversationId, `@bot0 question ${round}`);
+    if (!("data" in ack)) throw new Error(`posting failed: ${ack.error.message}`);
+    const questionId = ack.data.id;
+    await until(() => firstDelta.has(questionId));
+    const { at, dispatchId } = firstDelta.get(questionId)!;
+    samples.push(at - started);
+    await until(() => repliedDispatches.has(dispatchId));
+    socket.off("message:delta", onDelta);
+    socket.off("message:created", onMessage);
   }
   return samples;
 }

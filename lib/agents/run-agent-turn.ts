@@ -46,7 +46,7 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
       if (event.type === "usage") usage = event;
       else {
         text += event.text;
-        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, agent: view, index: index++, text: event.text });
+        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: job.messageId, agent: view, index: index++, text: event.text });
       }
     }
     await finish(deps, job, agent, "done", text, { ...base, usage, latencyMs: Math.round(performance.now() - started) });

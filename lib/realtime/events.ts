@@ -46,6 +46,8 @@ export interface MessageMeta {
 export interface MessageDelta {
   dispatchId: string;
   conversationId: string;
+  /** The message being answered. */
+  replyToMessageId: string;
   agent: { id: string; handle: string; displayName: string; color: string };
   index: number;
   text: string;
