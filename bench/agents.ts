@@ -1,13 +1,14 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import OpenAI from "openai";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { openDatabase } from "@/lib/db/open-database";
-import type { Ack, MessageDelta } from "@/lib/realtime/events";
+import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
 import { FakeOpenAI } from "@/test/support/fake-openai";
 import { createProjectWithChannel } from "@/test/support/fixtures";
-import { emitWithAck, TestApp, type ClientSocket } from "@/test/support/test-app";
+import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "@/test/support/test-app";
 import { percentile, result, type BenchResult } from "./measure";
 
 const AGENTS = 10;
@@ -35,7 +36,7 @@ export async function measureAgents(): Promise<BenchResult[]> {
       return socket;
     }));
 
-    const firstToken = await measureFirstToken(sockets, channelId);
+    const firstToken = await measureFirstToken(app.url, users, channelId);
     const direct = await measureDirectFirstToken(fake.baseURL);
     const tenAgents = await measureThroughput(app, sockets, channelId, agents.map((agent) => `@${agent.handle}`).join(" "), AGENTS);
     const oneAgent = await measureThroughput(app, sockets, channelId, "@bot0", 1);
@@ -53,42 +54,17 @@ function send(socket: ClientSocket, conversationId: string, content: string) {
   return emitWithAck<Ack<MessageDto>>(socket, "message:send", { conversationId, clientId: randomUUID(), content });
 }
 
-/**
- * One question at a time, each timed to the first delta answering that very message (a busy
- * agent's earlier turn must not be mistaken for it), and its reply awaited before the next.
- */
-async function measureFirstToken(sockets: ClientSocket[], conversationId: string): Promise<number[]> {
-  const samples: number[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const socket = sockets[round % sockets.length]!;
-    const firstDelta = new Map<string, { at: number; dispatchId: string }>();
-    const repliedDispatches = new Set<string>();
-    let changed = () => undefined as void;
-    const onDelta = (delta: MessageDelta) => {
-      if (!firstDelta.has(delta.replyToMessageId)) firstDelta.set(delta.replyToMessageId, { at: performance.now(), dispatchId: delta.dispatchId });
-      changed();
-    };
-    const onMessage = (message: MessageDto) => {
-      if (message.author.kind === "agent" && message.metadata.dispatchId) repliedDispatches.add(message.metadata.dispatchId);
-      changed();
-    };
-    const until = async (condition: () => boolean) => {
-      while (!condition()) await new Promise<void>((resolve) => (changed = resolve));
-    };
-    socket.on("message:delta", onDelta);
-    socket.on("message:created", onMessage);
-    const started = performance.now();
-    const ack = await send(socket, conversationId, `@bot0 question ${round}`);
-    if (!("data" in ack)) throw new Error(`posting failed: ${ack.error.message}`);
-    const questionId = ack.data.id;
-    await until(() => firstDelta.has(questionId));
-    const { at, dispatchId } = firstDelta.get(questionId)!;
-    samples.push(at - started);
-    await until(() => repliedDispatches.has(dispatchId));
-    socket.off("message:delta", onDelta);
-    socket.off("message:created", onMessage);
-  }
-  return samples;
+/** Post → first token of the reply, seen by a client in its own process (see first-token-client.ts). */
+async function measureFirstToken(url: string, users: TestUser[], conversationId: string): Promise<number[]> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/first-token-client.ts"], {
+    env: { ...process.env, BENCH_CLIENT: JSON.stringify({ url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, question: "@bot0 question" }) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`the first-token client exited with ${code}`);
+  return JSON.parse(output.trim().split("\n").at(-1)!) as number[];
 }
 
 /** The baseline: the same model call straight through the SDK, no Chorus in between. */

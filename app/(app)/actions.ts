@@ -17,7 +17,7 @@ const id = (what: string) => z.string().min(1, `Choose ${what}.`);
 
 export const postMessageAction = userAction("post-message", postMessageInputSchema, async (input, { runtime, user }) => {
   const result = await sendMessage(
-    { prisma: runtime.db.prisma, publisher: runtime.realtime, wakeDispatcher: () => runtime.dispatcher?.wake() },
+    { prisma: runtime.db.prisma, publisher: runtime.realtime, wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds) },
     { userId: user.id, input },
   );
   return { message: result.message, unknownMentions: result.unknownMentions };

@@ -26,6 +26,8 @@ export interface PostMessageResult {
   unknownMentions: string[];
   /** Agents asked to answer: a dispatch row each was written with the message. */
   dispatchedAgentIds: string[];
+  /** Those dispatch rows, for the worker to claim at once. */
+  dispatchIds: string[];
 }
 
 /**
@@ -40,7 +42,7 @@ export async function postMessage(prisma: Prisma, { userId, input }: { userId: s
     // The same clientId again (a retry, or two sends racing): the unique constraint refused it.
     if (!isUniqueViolation(error)) throw error;
     const message = await existingMessage(prisma, userId, input);
-    return { message, created: false, participantUserIds: [], mentionedUserIds: [], mentionedAgentIds: [], unknownMentions: [], dispatchedAgentIds: [] };
+    return { message, created: false, participantUserIds: [], mentionedUserIds: [], mentionedAgentIds: [], unknownMentions: [], dispatchedAgentIds: [], dispatchIds: [] };
   }
 }
 
@@ -53,6 +55,7 @@ interface InsertedRow {
   mentionedAgentIds: string[];
   unknownMentions: string[];
   dispatchedAgentIds: string[];
+  dispatchIds: string[];
 }
 
 /**
@@ -105,7 +108,7 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
       SELECT gen_random_uuid()::text, ${id}, parties."agentId", ${input.conversationId}, now()
       FROM inserted, allocated, parties JOIN "agents" ag ON ag."id" = parties."agentId" AND ag."enabled"
       WHERE allocated."type" = 'agent_dm' ${withMentions ? sql`OR (allocated."type" = 'group' AND parties."handle" IN (SELECT "handle" FROM handles))` : empty}
-      RETURNING "agentId"
+      RETURNING "id", "agentId"
     ), read AS (
       INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
       SELECT ${userId}, ${input.conversationId}, "seq", now() FROM inserted
@@ -116,6 +119,7 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
            (SELECT "tokens" FROM bucket) AS "tokens",
            (SELECT "seq" FROM inserted) AS "seq",
            ARRAY(SELECT "agentId" FROM dispatched) AS "dispatchedAgentIds",
+           ARRAY(SELECT "id" FROM dispatched) AS "dispatchIds",
            ARRAY(SELECT "userId" FROM parties WHERE "userId" IS NOT NULL) AS "participantUserIds",
            ${
              withMentions
@@ -143,8 +147,8 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
     author: { kind: "user", id: userId, name: row.authorName },
     createdAt: now.toISOString(),
   };
-  const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds } = row;
-  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds };
+  const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds } = row;
+  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds };
 }
 
 async function existingMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<MessageDto> {

@@ -9,12 +9,12 @@ import { postMessage, type PostMessageResult } from "./post-message";
  * A resend of an already-posted clientId announces nothing: every client has it already.
  */
 export async function sendMessage(
-  { prisma, publisher, wakeDispatcher }: { prisma: Prisma; publisher: RealtimePublisher; wakeDispatcher?: () => void },
+  { prisma, publisher, wakeDispatcher }: { prisma: Prisma; publisher: RealtimePublisher; wakeDispatcher?: (dispatchIds: string[]) => void },
   { userId, input }: { userId: string; input: PostMessageInput },
 ): Promise<PostMessageResult> {
   const result = await postMessage(prisma, { userId, input });
   if (!result.created) return result;
   publisher.messageCreated(result.message, result);
-  if (result.dispatchedAgentIds.length > 0) wakeDispatcher?.();
+  if (result.dispatchIds.length > 0) wakeDispatcher?.(result.dispatchIds);
   return result;
 }

@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
+import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 
 export interface ClaimedDispatch {
   id: string;
@@ -14,15 +15,16 @@ export interface ClaimedDispatch {
  * the table: SKIP LOCKED keeps them off each other's rows. A dispatch runs only after every
  * earlier unfinished dispatch of the same agent in the same conversation, so a busy agent
  * answers new messages next, in order. A running dispatch whose lease expired (its worker died)
- * is runnable again.
+ * is runnable again. `among` limits the search to dispatches just written (found by primary key).
  */
-export async function claimNextDispatch(prisma: Prisma, { leaseMs }: { leaseMs: number }): Promise<ClaimedDispatch | null> {
+export async function claimNextDispatch(prisma: Prisma, { leaseMs, among }: { leaseMs: number; among?: string[] }): Promise<ClaimedDispatch | null> {
   const [claimed] = await prisma.$queryRaw<ClaimedDispatch[]>`
     UPDATE "dispatches" SET "status" = 'running', "attempts" = "attempts" + 1,
       "leaseUntil" = now() + ${leaseMs} * interval '1 millisecond', "updatedAt" = now()
     WHERE "id" = (
       SELECT d."id" FROM "dispatches" d
       WHERE (d."status" = 'pending' OR (d."status" = 'running' AND d."leaseUntil" < now()))
+        ${among ? sql`AND d."id" = ANY(${among})` : empty}
         AND NOT EXISTS (
           SELECT 1 FROM "dispatches" e
           WHERE e."agentId" = d."agentId" AND e."conversationId" = d."conversationId" AND e."id" <> d."id"

@@ -16,8 +16,8 @@ export interface DispatchWorkerOptions {
 }
 
 export interface DispatchWorker {
-  /** Look for work now (after a message was posted here). */
-  wake(): void;
+  /** Look for work now: these dispatches were just written here (all runnable work if omitted). */
+  wake(dispatchIds?: string[]): void;
   stop(): Promise<void>;
 }
 
@@ -25,8 +25,13 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
   const { prisma, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 4 } = options;
   const running = new Set<Promise<void>>();
   let draining = false;
-  let again = false;
   let stopped = false;
+  /** A sweep of every runnable dispatch was asked for (poll, a finished turn, start-up). */
+  let sweep = false;
+  /** Dispatches just written on this node: claimed by id, no sweep needed. */
+  const wanted = new Set<string>();
+  /** Counts requests, so one that arrives during an empty claim is not lost. */
+  let requests = 0;
 
   const run = async (job: ClaimedDispatch) => {
     const heartbeat = setInterval(() => void renewLease(prisma, { ...job, leaseMs }).catch(() => undefined), leaseMs / 3);
@@ -41,27 +46,39 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
     }
   };
 
-  const drain = async () => {
-    if (draining) {
-      again = true;
-      return;
-    }
+  /**
+   * Claims runnable dispatches within the concurrency: the ones named, or all of them. A wake
+   * after a post names its dispatches: on an in-process database a broader search, or an extra
+   * empty claim, would sit between the message and the agent's first token.
+   */
+  const drain = async (ids?: string[]) => {
+    if (ids) ids.forEach((id) => wanted.add(id));
+    else sweep = true;
+    requests += 1;
+    if (draining) return;
     draining = true;
     try {
-      do {
-        again = false;
-        while (!stopped && running.size < concurrency) {
-          const job = await claimNextDispatch(prisma, { leaseMs });
-          if (!job) break;
+      while (!stopped && running.size < concurrency && (sweep || wanted.size > 0)) {
+        const requestsBefore = requests;
+        const among = sweep ? undefined : [...wanted];
+        const job = await claimNextDispatch(prisma, { leaseMs, among });
+        if (job) {
+          wanted.delete(job.id);
           const task = run(job).finally(() => {
             running.delete(task);
             if (!stopped) void drain();
           });
           running.add(task);
+        } else if (requests === requestsBefore) {
+          // Nothing runnable: a named dispatch waits for its agent's earlier turn, whose end sweeps.
+          sweep = false;
+          wanted.clear();
         }
-      } while (again && !stopped);
+      }
     } catch (error) {
       log.error("dispatch claim failed", { error });
+      sweep = false;
+      wanted.clear();
     } finally {
       draining = false;
     }
@@ -72,7 +89,7 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
   void drain();
 
   return {
-    wake: () => void drain(),
+    wake: (dispatchIds) => void drain(dispatchIds),
     async stop() {
       stopped = true;
       clearInterval(poll);

@@ -31,7 +31,7 @@ export interface RealtimeDeps {
   /** The Redis streams adapter when several nodes serve the same rooms; in-memory otherwise. */
   adapter?: ServerOptions["adapter"];
   /** A message asked agents to act: look for the work now. */
-  wakeDispatcher?: () => void;
+  wakeDispatcher?: (dispatchIds: string[]) => void;
   /** Aborts an agent turn if it runs in this process. */
   stopTurn?: (dispatchId: string) => boolean;
 }

@@ -31,7 +31,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
     getSessionUser: (headers) => getSessionUser(runtime.auth, headers),
     allowedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
     adapter: redis?.adapter,
-    wakeDispatcher: () => runtime.dispatcher?.wake(),
+    wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds),
     stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
   });
   runtime.realtime = realtime.publisher;

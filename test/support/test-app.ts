@@ -50,7 +50,7 @@ export class TestApp {
       prisma: db.prisma,
       getSessionUser: (headers) => getSessionUser(runtime.auth, headers),
       allowedOrigins: [],
-      wakeDispatcher: () => runtime.dispatcher?.wake(),
+      wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds),
       stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
     });
     runtime.realtime = realtime.publisher;
