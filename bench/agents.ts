@@ -30,13 +30,14 @@ export async function measureAgents(): Promise<BenchResult[]> {
     }
     const channelId = (await createChannel(app.prisma, { userId: users[0]!.id, projectId: project.id, name: "bench", agentIds: agents.map((agent) => agent.id) })).id;
     startAgents(app.runtime, { pollMs: 1_000 });
+    // Before any socket of this process connects: the people asking are in a process of their own.
+    const firstToken = await measureFirstToken(app.url, users, channelId);
     const sockets = await Promise.all(users.map(async (user) => {
       const socket = await app.connect(user);
       await emitWithAck(socket, "conversation:join", { conversationId: channelId });
       return socket;
     }));
 
-    const firstToken = await measureFirstToken(app.url, users, channelId);
     const direct = await measureDirectFirstToken(fake.baseURL);
     const tenAgents = await measureThroughput(app, sockets, channelId, agents.map((agent) => `@${agent.handle}`).join(" "), AGENTS);
     const oneAgent = await measureThroughput(app, sockets, channelId, "@bot0", 1);
