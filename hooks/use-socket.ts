@@ -24,7 +24,9 @@ function setState(next: SocketState): void {
 /** One socket per tab, shared by every hook; the session cookie authenticates it. */
 export function getSocket(): ChorusClientSocket {
   if (socket) return socket;
-  socket = io({ withCredentials: true, transports: ["websocket", "polling"] });
+  // A connection attempt that hangs (a network switching over) is given up after 5 s and retried,
+  // instead of Socket.IO's default 20 s of "Reconnecting…".
+  socket = io({ withCredentials: true, transports: ["websocket", "polling"], timeout: 5_000 });
   socket.on("connect", () => setState({ status: "connected", error: null }));
   socket.on("disconnect", () => setState({ status: "disconnected", error: null }));
   socket.on("connect_error", (error) => setState({ status: "disconnected", error: error.message }));
