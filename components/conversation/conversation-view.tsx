@@ -42,6 +42,9 @@ export function ConversationView({ userId, conversation, participants, initialPa
   const liveText = replies.live.reduce((length, reply) => length + reply.text.length, 0);
   const messages = flattenMessages(data);
   const latestSeq = messages.at(-1)?.seq ?? 0;
+  // The socket can deliver a sent message before the send itself answers: show it once.
+  const confirmedClientIds = new Set(messages.map((message) => message.clientId));
+  const unconfirmed = pending.filter((item) => !confirmedClientIds.has(item.clientId));
   // Where the person left off when they opened the conversation: the divider stays put.
   const [readUpTo] = useState(conversation.lastReadSeq);
   const [openedAt] = useState(initialPage.messages[0]?.seq ?? 0);
@@ -66,7 +69,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
   useLayoutEffect(() => {
     if (atBottom) scrollToBottom();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only new content should scroll
-  }, [latestSeq, pending.length, liveText]);
+  }, [latestSeq, unconfirmed.length, liveText]);
 
   useEffect(scrollToBottom, [conversation.id]);
 
@@ -101,7 +104,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
           )}
           <ol aria-label="Messages" className="py-2">
             <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} />
-            <PendingMessages pending={pending} onRetry={retry} onDiscard={discard} />
+            <PendingMessages pending={unconfirmed} onRetry={retry} onDiscard={discard} />
             <LiveReplies replies={replies.live} onStop={replies.stop} />
           </ol>
         </div>
