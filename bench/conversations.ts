@@ -142,6 +142,11 @@ async function measureUnreadCounts(server: Server_): Promise<BenchResult> {
   await prisma.$executeRaw`
     INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
     SELECT ${reader.id}, c."id", (hashtext(c."id") & 1023) % ${MESSAGES_EACH}, now() FROM "conversations" c WHERE c."id" LIKE 'bench-%'`;
+  // As posting and reading would have left them: the mentions after each read position.
+  await prisma.$executeRaw`
+    UPDATE "read_states" r SET "unreadMentions" = (
+      SELECT count(*) FROM "message_mentions" m WHERE m."userId" = r."userId" AND m."conversationId" = r."conversationId" AND m."seq" > r."lastReadSeq")
+    WHERE r."userId" = ${reader.id}`;
   await prisma.$executeRaw`ANALYZE`;
 
   const samples: number[] = [];

@@ -44,7 +44,7 @@ interface Row {
 /**
  * Every conversation of a user with unread and mention counts, in ONE statement (no N+1):
  * unread is lastSeq − lastReadSeq because sequence numbers have no gaps, and unread mentions
- * come from an index on (userId, conversationId, seq).
+ * are a counter on the read state, kept by posting and reading.
  */
 export async function listConversations(
   prisma: Prisma,
@@ -54,8 +54,7 @@ export async function listConversations(
     SELECT c."id", c."projectId", c."type"::text AS "type", c."key"::text AS "key", c."title", c."lastSeq",
            COALESCE(r."lastReadSeq", 0) AS "lastReadSeq",
            GREATEST(c."lastSeq" - COALESCE(r."lastReadSeq", 0), 0)::int AS "unread",
-           (SELECT count(*)::int FROM "message_mentions" m
-             WHERE m."userId" = p."userId" AND m."conversationId" = c."id" AND m."seq" > COALESCE(r."lastReadSeq", 0)) AS "mentions",
+           COALESCE(r."unreadMentions", 0) AS "mentions",
            peer."kind" AS "peerKind", peer."id" AS "peerId", peer."name" AS "peerName", peer."color" AS "peerColor"
     FROM "participants" p
     JOIN "conversations" c ON c."id" = p."conversationId"

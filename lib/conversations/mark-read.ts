@@ -13,10 +13,19 @@ export async function markRead(
   const before = await getConversation(prisma, { userId, conversationId });
   if (!before) throw new AppError("forbidden", "You are not a participant of this conversation.");
   const upTo = Math.min(seq, before.lastSeq);
+  // The mention badge loses the mentions between the old and the new position; a mention posted
+  // meanwhile is after both, so it stays counted.
   await prisma.$executeRaw`
-    INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
-    VALUES (${userId}, ${conversationId}, ${upTo}, now())
+    INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "unreadMentions", "updatedAt")
+    VALUES (${userId}, ${conversationId}, ${upTo},
+      (SELECT count(*)::int FROM "message_mentions" m WHERE m."userId" = ${userId} AND m."conversationId" = ${conversationId} AND m."seq" > ${upTo}), now())
     ON CONFLICT ("userId", "conversationId")
-    DO UPDATE SET "lastReadSeq" = GREATEST("read_states"."lastReadSeq", EXCLUDED."lastReadSeq"), "updatedAt" = now()`;
+    DO UPDATE SET
+      "unreadMentions" = GREATEST("read_states"."unreadMentions" - (
+        SELECT count(*)::int FROM "message_mentions" m
+        WHERE m."userId" = ${userId} AND m."conversationId" = ${conversationId}
+          AND m."seq" > "read_states"."lastReadSeq" AND m."seq" <= EXCLUDED."lastReadSeq"), 0),
+      "lastReadSeq" = GREATEST("read_states"."lastReadSeq", EXCLUDED."lastReadSeq"),
+      "updatedAt" = now()`;
   return (await getConversation(prisma, { userId, conversationId }))!;
 }

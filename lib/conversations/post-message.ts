@@ -61,8 +61,9 @@ interface InsertedRow {
 /**
  * One atomic statement, the hot path of the product: check the author takes part, take a token
  * from their rate bucket, allocate the next seq under the conversation's row lock (so seqs have
- * no gaps), insert the message and the mentions of participants, move the author's read
- * position (one's own messages never count as unread), and return who must be told.
+ * no gaps), insert the message and the mentions of participants (growing their mention badges),
+ * move the author's read position (one's own messages never count as unread), and return who
+ * must be told.
  */
 async function insertMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<PostMessageResult> {
   const id = randomUUID();
@@ -101,6 +102,13 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
       SELECT gen_random_uuid()::text, ${id}, ${input.conversationId}, inserted."seq", parties."userId", parties."agentId"
       FROM inserted, parties
       WHERE parties."handle" IN (SELECT "handle" FROM handles) AND parties."userId" IS DISTINCT FROM ${userId}
+    ), mention_badges AS (
+      -- The new message is after everyone's read position: each mentioned person's badge grows.
+      INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "unreadMentions", "updatedAt")
+      SELECT parties."userId", ${input.conversationId}, 0, 1, now()
+      FROM inserted, parties
+      WHERE parties."handle" IN (SELECT "handle" FROM handles) AND parties."userId" IS NOT NULL AND parties."userId" <> ${userId}
+      ON CONFLICT ("userId", "conversationId") DO UPDATE SET "unreadMentions" = "read_states"."unreadMentions" + 1
     ),` : empty} dispatched AS (
       -- Which agents act: an agent chat's agent always; in a group, the enabled agent participants
       -- it @mentions (each once); in a DM, none. Unique per (message, agent).
@@ -113,7 +121,8 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
       INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
       SELECT ${userId}, ${input.conversationId}, "seq", now() FROM inserted
       ON CONFLICT ("userId", "conversationId")
-      DO UPDATE SET "lastReadSeq" = GREATEST("read_states"."lastReadSeq", EXCLUDED."lastReadSeq"), "updatedAt" = now()
+      -- Posting reads everything before one's own message, mentions included.
+      DO UPDATE SET "lastReadSeq" = GREATEST("read_states"."lastReadSeq", EXCLUDED."lastReadSeq"), "unreadMentions" = 0, "updatedAt" = now()
     )
     SELECT (SELECT "name" FROM author) AS "authorName",
            (SELECT "tokens" FROM bucket) AS "tokens",

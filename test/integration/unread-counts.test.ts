@@ -51,6 +51,30 @@ describe("read state and unread counts", () => {
     expect((await countsFor(bob))[channelId]).toEqual({ unread: 1, mentions: 0 });
   });
 
+  it("keeps the mention badge right through partial reads, own posts and concurrent mentions", async () => {
+    const mention = () => post(alice, channelId, "@bob again");
+    const first = await mention();
+    await mention();
+    await mention();
+    expect((await countsFor(bob))[channelId]!.mentions).toBe(3);
+
+    // Reading up to the first of them leaves the two after it.
+    await markRead(app.prisma, { userId: bob.id, conversationId: channelId, seq: first.message.seq });
+    expect((await countsFor(bob))[channelId]!.mentions).toBe(2);
+
+    // Mentions posted while Bob reads are after his new position and stay counted.
+    const { lastSeq } = (await listConversations(app.prisma, { userId: bob.id, conversationId: channelId }))[0]!;
+    await Promise.all([markRead(app.prisma, { userId: bob.id, conversationId: channelId, seq: lastSeq }), mention(), mention()]);
+    const after = (await listConversations(app.prisma, { userId: bob.id, conversationId: channelId }))[0]!;
+    const mentionsAfterRead = await app.prisma.messageMention.count({ where: { userId: bob.id, conversationId: channelId, seq: { gt: after.lastReadSeq } } });
+    expect(after.mentions).toBe(mentionsAfterRead);
+    expect(after.mentions).toBeGreaterThanOrEqual(2);
+
+    // Posting reads everything before one's own message.
+    await post(bob, channelId, "caught up");
+    expect((await countsFor(bob))[channelId]).toEqual({ unread: 0, mentions: 0 });
+  });
+
   it("refuses to mark a conversation the user is not in", async () => {
     const carol = await app.signUp("Carol");
     await expect(markRead(app.prisma, { userId: carol.id, conversationId: dmId, seq: 1 })).rejects.toMatchObject({ code: "forbidden" });
