@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import OpenAI from "openai";
 import { createChannel } from "@/lib/conversations/create-channel";
@@ -10,6 +9,7 @@ import { FakeOpenAI } from "@/test/support/fake-openai";
 import { createProjectWithChannel } from "@/test/support/fixtures";
 import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "@/test/support/test-app";
 import { percentile, result, type BenchResult } from "./measure";
+import { runBenchClient } from "./run-client";
 
 const AGENTS = 10;
 const ROUNDS = 60;
@@ -55,17 +55,9 @@ function send(socket: ClientSocket, conversationId: string, content: string) {
   return emitWithAck<Ack<MessageDto>>(socket, "message:send", { conversationId, clientId: randomUUID(), content });
 }
 
-/** Post → first token of the reply, seen by a client in its own process (see first-token-client.ts). */
-async function measureFirstToken(url: string, users: TestUser[], conversationId: string): Promise<number[]> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/first-token-client.ts"], {
-    env: { ...process.env, BENCH_CLIENT: JSON.stringify({ url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, question: "@bot0 question" }) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`the first-token client exited with ${code}`);
-  return JSON.parse(output.trim().split("\n").at(-1)!) as number[];
+/** Post → first token of the reply, seen by clients in a process of their own (first-token-client.ts). */
+function measureFirstToken(url: string, users: TestUser[], conversationId: string): Promise<number[]> {
+  return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, question: "@bot0 question" });
 }
 
 /** The baseline: the same model call straight through the SDK, no Chorus in between. */

@@ -2,16 +2,15 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
-import { io as connectSocket, type Socket } from "socket.io-client";
 import { postMessageInputSchema } from "@/lib/conversations/message-input";
 import { listConversations } from "@/lib/conversations/list-conversations";
 import { sendMessage } from "@/lib/conversations/send-message";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import type { Ack } from "@/lib/realtime/events";
 import { createProjectWithChannel } from "@/test/support/fixtures";
-import { emitWithAck, type TestApp, type TestUser } from "@/test/support/test-app";
+import type { TestApp, TestUser } from "@/test/support/test-app";
 import { startBenchServer } from "./bench-server";
 import { percentile, result, type BenchResult } from "./measure";
+import { runBenchClient } from "./run-client";
 
 const ROOM_SIZE = 50;
 const DELIVERY_ROUNDS = 200;
@@ -33,61 +32,41 @@ export async function measureConversations(): Promise<BenchResult[]> {
   }
 }
 
-/** Post → `message:created` on all 50 sockets of the room, against a bare broadcast of the same payload. */
+/**
+ * Post → `message:created` on all 50 sockets of the room, against a bare Socket.IO broadcast of
+ * the same message to the same number of sockets; both timed by the same client process.
+ */
 async function measureDelivery(server: Server_, conversationId: string, users: TestUser[]): Promise<BenchResult[]> {
-  const sockets = await Promise.all(users.map((user) => server.connect(user)));
-  await Promise.all(sockets.map((socket) => emitWithAck(socket, "conversation:join", { conversationId })));
-
-  const chorus: number[] = [];
-  let payload: MessageDto | undefined;
-  for (let round = 0; round < DELIVERY_ROUNDS; round += 1) {
-    const sender = sockets[round % sockets.length]!;
-    const started = performance.now();
-    const allReceived = Promise.all(sockets.map((socket) => new Promise<void>((resolve) => socket.once("message:created", () => resolve()))));
-    const ack = await emitWithAck<Ack<MessageDto>>(sender, "message:send", { conversationId, clientId: randomUUID(), content: `delivery ${round}` });
-    if ("error" in ack) throw new Error(ack.error.message);
-    payload = ack.data;
-    await allReceived;
-    chorus.push(performance.now() - started);
-  }
-  sockets.forEach((socket) => socket.disconnect());
-  const bare = await bareBroadcast(payload!);
+  const chorus = await runBenchClient("bench/delivery-client.ts", { mode: "chorus", url: server.url, cookies: users.map((user) => user.cookie), conversationId, rounds: DELIVERY_ROUNDS });
+  const sample = await sendMessage(
+    { prisma: server.prisma, publisher: server.runtime.realtime },
+    { userId: users[0]!.id, input: { conversationId, clientId: randomUUID(), content: "delivery sample" } },
+  );
+  const bare = await bareBroadcast(sample.message);
   return [
     result("conversations.delivery_p50_ms", "ms", percentile(chorus, 50), percentile(bare, 50), { ratioAtMost: 2 }),
     result("conversations.delivery_p99_ms", "ms", percentile(chorus, 99), percentile(bare, 99), { ratioAtMost: 2 }),
   ];
 }
 
-/** The baseline: a client emits the payload, a plain Socket.IO server broadcasts it to the same room size. */
-async function bareBroadcast(payload: MessageDto): Promise<number[]> {
+/** The baseline: a plain Socket.IO server that broadcasts a message of the same shape to the room. */
+async function bareBroadcast(message: MessageDto): Promise<number[]> {
   const httpServer = createServer();
   const io = new Server(httpServer);
   io.on("connection", (socket) => {
     void socket.join("room");
-    socket.on("send", (message, ack: () => void) => {
-      io.to("room").emit("message", message);
+    socket.on("send", (payload: { clientId: string }, ack: () => void) => {
+      io.to("room").emit("message", { ...message, clientId: payload.clientId });
       ack();
     });
   });
   await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
-  const sockets: Socket[] = await Promise.all(
-    Array.from({ length: ROOM_SIZE }, () => new Promise<Socket>((resolve) => {
-      const socket = connectSocket(url, { transports: ["websocket"], forceNew: true });
-      socket.once("connect", () => resolve(socket));
-    })),
-  );
-  const samples: number[] = [];
-  for (let round = 0; round < DELIVERY_ROUNDS; round += 1) {
-    const started = performance.now();
-    const allReceived = Promise.all(sockets.map((socket) => new Promise<void>((resolve) => socket.once("message", () => resolve()))));
-    await sockets[round % sockets.length]!.timeout(5_000).emitWithAck("send", payload);
-    await allReceived;
-    samples.push(performance.now() - started);
+  try {
+    return await runBenchClient("bench/delivery-client.ts", { mode: "bare", url, sockets: ROOM_SIZE, rounds: DELIVERY_ROUNDS });
+  } finally {
+    io.close();
   }
-  sockets.forEach((socket) => socket.disconnect());
-  io.close();
-  return samples;
 }
 
 const THROUGHPUT_MESSAGES = 600;
