@@ -74,13 +74,13 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
   const withMentions = handles.length > 0;
   const [row] = await prisma.$queryRaw<InsertedRow[]>`
     WITH parties AS (
-      SELECT p."userId", p."agentId", COALESCE(u."handle", a."handle") AS "handle", u."name"
+      SELECT p."userId", p."agentId"${withMentions ? sql`, COALESCE(u."handle", a."handle") AS "handle"` : empty}
       FROM "participants" p
-      LEFT JOIN "users" u ON u."id" = p."userId"
-      LEFT JOIN "agents" a ON a."id" = p."agentId"
+      ${withMentions ? sql`LEFT JOIN "users" u ON u."id" = p."userId" LEFT JOIN "agents" a ON a."id" = p."agentId"` : empty}
       WHERE p."conversationId" = ${input.conversationId}
     ), ${withMentions ? sql`handles AS (SELECT jsonb_array_elements_text(${JSON.stringify(handles)}::jsonb) AS "handle"),` : empty} author AS (
-      SELECT "name" FROM parties WHERE "userId" = ${userId}
+      SELECT u."name" FROM "participants" p JOIN "users" u ON u."id" = p."userId"
+      WHERE p."conversationId" = ${input.conversationId} AND p."userId" = ${userId}
     ), bucket AS (
       INSERT INTO "rate_buckets" ("userId", "tokens", "updatedAt")
       SELECT ${userId}, ${RATE_LIMIT - 1}, now() FROM author
@@ -115,7 +115,7 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
       INSERT INTO "dispatches" ("id", "messageId", "agentId", "conversationId", "updatedAt")
       SELECT gen_random_uuid()::text, ${id}, parties."agentId", ${input.conversationId}, now()
       FROM inserted, allocated, parties JOIN "agents" ag ON ag."id" = parties."agentId" AND ag."enabled"
-      WHERE allocated."type" = 'agent_dm' ${withMentions ? sql`OR (allocated."type" = 'group' AND parties."handle" IN (SELECT "handle" FROM handles))` : empty}
+      WHERE parties."agentId" IS NOT NULL AND (allocated."type" = 'agent_dm' ${withMentions ? sql`OR (allocated."type" = 'group' AND parties."handle" IN (SELECT "handle" FROM handles))` : empty})
       RETURNING "id", "agentId"
     ), read AS (
       INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
