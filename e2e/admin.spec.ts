@@ -86,4 +86,11 @@ test("an admin creates an agent (fixing field errors first), edits it, adds it t
   await row.getByRole("button", { name: `Disable ${name}` }).click();
   await expect(row).toContainText("Disabled");
   await expect(row.getByRole("button", { name: `Enable ${name}` })).toBeVisible();
+
+  // A disabled agent stays in the room but answers nobody, and the composer says so.
+  await conversation.open("general");
+  await expect(page.getByTestId("participants-summary")).toContainText(`@${handle} (disabled)`);
+  await conversation.send("general", `@${handle} are you still there?`);
+  await expect(page.getByText(`${name} is disabled by an admin and will not answer.`)).toBeVisible();
+  await expect(conversation.messages().getByText(`You said: "@${handle} are you still there?"`)).toHaveCount(0);
 });

@@ -25,7 +25,7 @@ export function ConversationHeader({
       {conversation.type === "agent_dm" && <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-brand-700">agent</span>}
       <p className="ml-auto text-sm text-slate-500" data-testid="participants-summary">
         {participants.length} participants
-        {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}`).join(", ")}`}
+        {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}${agent.disabled ? " (disabled)" : ""}`).join(", ")}`}
       </p>
       {conversation.type === "group" && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
     </header>

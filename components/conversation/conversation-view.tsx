@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
+import { parseMentions } from "@/lib/conversations/parse-mentions";
 import type { MessagePage } from "@/lib/conversations/list-messages";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { flattenMessages } from "@/hooks/message-cache";
@@ -50,6 +51,7 @@ export function ConversationView({ userId, conversation, participants, initialPa
   const [openedAt] = useState(initialPage.messages[0]?.seq ?? 0);
   const scroller = useRef<HTMLDivElement>(null);
   const [atBottom, setAtBottom] = useState(true);
+  const [lastSent, setLastSent] = useState("");
 
   useMarkRead(conversation.id, latestSeq, atBottom, conversation.lastReadSeq);
 
@@ -81,13 +83,14 @@ export function ConversationView({ userId, conversation, participants, initialPa
   };
 
   const send_ = (content: string) => {
+    setLastSent(content);
     typing.stopped();
     setAtBottom(true);
     send(content);
   };
 
   const label = conversation.type === "group" ? `Message #${conversation.title}` : `Message ${conversation.title}`;
-  const hint = unknownMentions.length > 0 ? `Nobody here is called ${unknownMentions.map((handle) => `@${handle}`).join(", ")}: nobody was notified.` : null;
+  const hint = composerHint({ conversation, participants, unknownMentions, lastSent });
 
   return (
     <section className="flex h-full min-h-0 flex-col" aria-label={`Conversation ${conversation.title}`}>
@@ -127,4 +130,15 @@ export function ConversationView({ userId, conversation, participants, initialPa
       <Composer label={label} participants={participants.filter((participant) => participant.id !== userId)} onSend={send_} onTyping={typing.typed} hint={hint} />
     </section>
   );
+}
+
+/** What the composer says about who will not hear the last message (or any, in a disabled agent's chat). */
+function composerHint({ conversation, participants, unknownMentions, lastSent }: { conversation: ConversationSummary; participants: ParticipantDto[]; unknownMentions: string[]; lastSent: string }): string | null {
+  const disabled = participants.filter((participant) => participant.kind === "agent" && participant.disabled);
+  if (conversation.type === "agent_dm" && disabled.length > 0) return `${disabled[0]!.name} is disabled by an admin and will not answer.`;
+  const mentioned = new Set(parseMentions(lastSent));
+  const silent = disabled.filter((agent) => mentioned.has(agent.handle.toLowerCase()));
+  if (silent.length > 0) return `${silent.map((agent) => agent.name).join(", ")} ${silent.length > 1 ? "are" : "is"} disabled by an admin and will not answer.`;
+  if (unknownMentions.length > 0) return `Nobody here is called ${unknownMentions.map((handle) => `@${handle}`).join(", ")}: nobody was notified.`;
+  return null;
 }

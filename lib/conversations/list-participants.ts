@@ -7,6 +7,8 @@ export interface ParticipantDto {
   handle: string;
   name: string;
   color: string | null;
+  /** An agent an admin disabled: it stays listed but answers nobody. */
+  disabled?: boolean;
 }
 
 /** Who is in a conversation, for the header and @mention completion. */
@@ -20,12 +22,15 @@ export async function listParticipants(
     orderBy: { joinedAt: "asc" },
     select: {
       user: { select: { id: true, handle: true, name: true } },
-      agent: { select: { id: true, handle: true, displayName: true, color: true } },
+      agent: { select: { id: true, handle: true, displayName: true, color: true, enabled: true } },
     },
   });
   return rows.flatMap((row): ParticipantDto[] => {
     if (row.user) return [{ kind: "user", id: row.user.id, handle: row.user.handle, name: row.user.name, color: null }];
-    if (row.agent) return [{ kind: "agent", id: row.agent.id, handle: row.agent.handle, name: row.agent.displayName, color: row.agent.color }];
+    if (row.agent) {
+      const { id, handle, displayName, color, enabled } = row.agent;
+      return [{ kind: "agent", id, handle, name: displayName, color, ...(enabled ? {} : { disabled: true }) }];
+    }
     return [];
   });
 }
