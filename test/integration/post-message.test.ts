@@ -33,6 +33,9 @@ describe("posting messages", () => {
     expect(message.metadata).toEqual({ isHandoffSummary: false, isToolResult: false, timestamp: message.createdAt });
     const stored = await app.prisma.message.findUniqueOrThrow({ where: { id: message.id } });
     expect(stored.tokenCount).toBe(countTokens(content));
+    // What the sender was told is exactly what everyone reads back.
+    const { messages } = await listMessages(app.prisma, { userId: bob.id, conversationId: channelId });
+    expect(messages.find((candidate) => candidate.id === message.id)).toEqual(message);
   });
 
   it("returns the first message when the same clientId is sent again, also concurrently", async () => {
