@@ -13,6 +13,7 @@ import { runBenchClient } from "./run-client";
 
 const AGENTS = 10;
 const ROUNDS = 60;
+const WARMUP = 20;
 
 /** Post → first streamed token, and how many messages per second agents get through. */
 export async function measureAgents(): Promise<BenchResult[]> {
@@ -57,7 +58,7 @@ function send(socket: ClientSocket, conversationId: string, content: string) {
 
 /** Post → first token of the reply, seen by clients in a process of their own (first-token-client.ts). */
 function measureFirstToken(url: string, users: TestUser[], conversationId: string): Promise<number[]> {
-  return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, question: "@bot0 question" });
+  return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, warmup: WARMUP, question: "@bot0 question" });
 }
 
 /** The baseline: the same model call straight through the SDK, no Chorus in between. */

@@ -14,6 +14,7 @@ import { runBenchClient } from "./run-client";
 
 const ROOM_SIZE = 50;
 const DELIVERY_ROUNDS = 200;
+const DELIVERY_WARMUP = 50;
 
 type Server_ = TestApp;
 
@@ -37,7 +38,7 @@ export async function measureConversations(): Promise<BenchResult[]> {
  * the same message to the same number of sockets; both timed by the same client process.
  */
 async function measureDelivery(server: Server_, conversationId: string, users: TestUser[]): Promise<BenchResult[]> {
-  const chorus = await runBenchClient("bench/delivery-client.ts", { mode: "chorus", url: server.url, cookies: users.map((user) => user.cookie), conversationId, rounds: DELIVERY_ROUNDS });
+  const chorus = await runBenchClient("bench/delivery-client.ts", { mode: "chorus", url: server.url, cookies: users.map((user) => user.cookie), conversationId, rounds: DELIVERY_ROUNDS, warmup: DELIVERY_WARMUP });
   const sample = await sendMessage(
     { prisma: server.prisma, publisher: server.runtime.realtime },
     { userId: users[0]!.id, input: { conversationId, clientId: randomUUID(), content: "delivery sample" } },
@@ -63,7 +64,7 @@ async function bareBroadcast(message: MessageDto): Promise<number[]> {
   await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   try {
-    return await runBenchClient("bench/delivery-client.ts", { mode: "bare", url, sockets: ROOM_SIZE, rounds: DELIVERY_ROUNDS });
+    return await runBenchClient("bench/delivery-client.ts", { mode: "bare", url, sockets: ROOM_SIZE, rounds: DELIVERY_ROUNDS, warmup: DELIVERY_WARMUP });
   } finally {
     io.close();
   }

@@ -14,10 +14,12 @@ interface Options {
   sockets?: number;
   conversationId?: string;
   rounds: number;
+  /** Rounds run first and not timed: the server's code and the database's plans warm up. */
+  warmup: number;
   mode: "chorus" | "bare";
 }
 
-const { url, cookies, sockets: anonymous = 0, conversationId, rounds, mode } = JSON.parse(process.env.BENCH_CLIENT!) as Options;
+const { url, cookies, sockets: anonymous = 0, conversationId, rounds, warmup, mode } = JSON.parse(process.env.BENCH_CLIENT!) as Options;
 const sendEvent = mode === "chorus" ? "message:send" : "send";
 const receiveEvent = mode === "chorus" ? "message:created" : "message";
 
@@ -33,7 +35,7 @@ async function connect(cookie?: string): Promise<Socket> {
 
 const sockets = await Promise.all(cookies ? cookies.map(connect) : Array.from({ length: anonymous }, () => connect()));
 const samples: number[] = [];
-for (let round = 0; round < rounds; round += 1) {
+for (let round = 0; round < warmup + rounds; round += 1) {
   const clientId = randomUUID();
   const payload = { conversationId, clientId, content: `delivery ${round}` };
   const allReceived = Promise.all(
@@ -53,7 +55,7 @@ for (let round = 0; round < rounds; round += 1) {
   const ack = (await sockets[round % sockets.length]!.timeout(10_000).emitWithAck(sendEvent, payload)) as { error?: { message: string } } | undefined;
   if (ack?.error) throw new Error(`posting failed: ${ack.error.message}`);
   await allReceived;
-  samples.push(performance.now() - started);
+  if (round >= warmup) samples.push(performance.now() - started);
 }
 sockets.forEach((socket) => socket.disconnect());
 console.log(JSON.stringify(samples));

@@ -8,12 +8,14 @@ import type { Ack, MessageDelta } from "@/lib/realtime/events";
  * blocks its event loop while it works, which would delay a client in the same process and
  * charge the server for it. Asks ROUNDS questions one at a time; prints the samples as JSON.
  */
-const { url, cookies, conversationId, rounds, question } = JSON.parse(process.env.BENCH_CLIENT!) as {
+const { url, cookies, conversationId, rounds, warmup, question } = JSON.parse(process.env.BENCH_CLIENT!) as {
   url: string;
   /** One person per cookie, taking turns, so nobody reaches the rate limit. */
   cookies: string[];
   conversationId: string;
   rounds: number;
+  /** Rounds run first and not timed: the server's code and the database's plans warm up. */
+  warmup: number;
   question: string;
 };
 
@@ -45,7 +47,7 @@ async function connect(cookie: string) {
 
 const people = await Promise.all(cookies.map(connect));
 const samples: number[] = [];
-for (let round = 0; round < rounds; round += 1) {
+for (let round = 0; round < warmup + rounds; round += 1) {
   const { ask } = people[round % people.length]!;
   const started = performance.now();
   const ack = await ask("message:send", { conversationId, clientId: randomUUID(), content: `${question} ${round}` });
@@ -53,7 +55,7 @@ for (let round = 0; round < rounds; round += 1) {
   const questionId = ack.data.id;
   await until(() => firstDelta.has(questionId));
   const { at, dispatchId } = firstDelta.get(questionId)!;
-  samples.push(at - started);
+  if (round >= warmup) samples.push(at - started);
   // The reply finishes before the next question, so an agent still busy never skews a sample.
   await until(() => repliedDispatches.has(dispatchId));
 }
