@@ -35,51 +35,7 @@ CREATE FUNCTION "chorus_post_message"(
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 BEGIN
-  IF cardinality(p_handles) = 0 THEN
-    -- Most messages mention nobody: no handles to read, no mentions to write.
-    RETURN QUERY
-    WITH parties AS (
-      SELECT p."userId", p."agentId" FROM "participants" p WHERE p."conversationId" = p_conversation_id
-    ), author AS (
-      SELECT u."name" FROM "participants" p JOIN "users" u ON u."id" = p."userId"
-      WHERE p."conversationId" = p_conversation_id AND p."userId" = p_user_id
-    ), bucket AS (
-      INSERT INTO "rate_buckets" ("userId", "tokens", "updatedAt")
-      SELECT p_user_id, p_rate_limit - 1, now() FROM author
-      ON CONFLICT ("userId") DO UPDATE SET
-        "tokens" = GREATEST(LEAST(p_rate_limit, "rate_buckets"."tokens" + EXTRACT(EPOCH FROM (now() - "rate_buckets"."updatedAt")) * p_refill_per_s) - 1, -1),
-        "updatedAt" = now()
-      RETURNING "tokens"
-    ), allocated AS (
-      UPDATE "conversations" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = now()
-      WHERE "id" = p_conversation_id AND (SELECT "tokens" FROM bucket) >= 0
-      RETURNING "lastSeq", "type"
-    ), inserted AS (
-      INSERT INTO "messages" ("id", "conversationId", "seq", "clientId", "authorUserId", "role", "content", "metadata", "tokenCount", "createdAt")
-      SELECT p_message_id, p_conversation_id, allocated."lastSeq", p_client_id, p_user_id, 'user', p_content, p_metadata, p_token_count, p_created_at
-      FROM allocated
-      RETURNING "seq"
-    ), dispatched AS (
-      INSERT INTO "dispatches" ("id", "messageId", "agentId", "conversationId", "updatedAt")
-      SELECT gen_random_uuid()::text, p_message_id, parties."agentId", p_conversation_id, now()
-      FROM inserted, allocated, parties JOIN "agents" ag ON ag."id" = parties."agentId" AND ag."enabled"
-      WHERE parties."agentId" IS NOT NULL AND allocated."type" = 'agent_dm'
-      RETURNING "id", "agentId"
-    ), read AS (
-      INSERT INTO "read_states" ("userId", "conversationId", "lastReadSeq", "updatedAt")
-      SELECT p_user_id, p_conversation_id, "seq", now() FROM inserted
-      ON CONFLICT ("userId", "conversationId")
-      DO UPDATE SET "lastReadSeq" = GREATEST("read_states"."lastReadSeq", EXCLUDED."lastReadSeq"), "unreadMentions" = 0, "updatedAt" = now()
-    )
-    SELECT (SELECT "name" FROM author),
-           (SELECT "tokens" FROM bucket),
-           (SELECT "seq" FROM inserted),
-           ARRAY(SELECT "userId" FROM parties WHERE "userId" IS NOT NULL),
-           '{}'::text[], '{}'::text[], '{}'::text[],
-           ARRAY(SELECT "agentId" FROM dispatched),
-           ARRAY(SELECT "id" FROM dispatched);
-  ELSE
-    RETURN QUERY
+  RETURN QUERY
     WITH parties AS (
       SELECT p."userId", p."agentId", COALESCE(u."handle", a."handle") AS "handle"
       FROM "participants" p
@@ -141,6 +97,5 @@ BEGIN
            ARRAY(SELECT "handle" FROM handles WHERE "handle" NOT IN (SELECT "handle" FROM parties)),
            ARRAY(SELECT "agentId" FROM dispatched),
            ARRAY(SELECT "id" FROM dispatched);
-  END IF;
 END
 $$;
