@@ -6,7 +6,7 @@ import { postMessageInputSchema } from "@/lib/conversations/message-input";
 import { listConversations } from "@/lib/conversations/list-conversations";
 import { sendMessage } from "@/lib/conversations/send-message";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import { createProjectWithChannel } from "@/test/support/fixtures";
+import { createChannel, createProjectWithChannel } from "@/test/support/fixtures";
 import type { TestApp, TestUser } from "@/test/support/test-app";
 import { startBenchServer } from "./bench-server";
 import { percentile, result, type BenchResult } from "./measure";
@@ -71,25 +71,37 @@ async function bareBroadcast(message: MessageDto): Promise<number[]> {
 }
 
 const THROUGHPUT_MESSAGES = 600;
+const THROUGHPUT_BLOCKS = 6;
 
-/** Messages per second through validation, the posting transaction and the emit, against bare INSERTs. */
+/**
+ * Messages per second through validation, the posting call and the emit, against bare INSERTs.
+ * The two alternate in blocks, so that a slow spell of the machine weighs on both alike; the
+ * bare rows go to a conversation of their own, whose seqs the posts do not allocate.
+ */
 async function measurePostThroughput(server: Server_, conversationId: string, userIds: string[]): Promise<BenchResult[]> {
   const { prisma } = server.db;
-  let started = performance.now();
-  for (let index = 0; index < THROUGHPUT_MESSAGES; index += 1) {
-    const input = postMessageInputSchema.parse({ conversationId, clientId: randomUUID(), content: `throughput ${index}` });
-    // Senders rotate so the per-user rate limit (20 per 10 s) is not what is measured.
-    await sendMessage({ prisma, publisher: server.runtime.realtime }, { userId: userIds[index % userIds.length]!, input });
-  }
-  const full = THROUGHPUT_MESSAGES / ((performance.now() - started) / 1000);
+  const { projectId } = await prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+  const bareConversationId = (await createChannel(prisma, { projectId, name: "bare-inserts" })).id;
+  const perBlock = THROUGHPUT_MESSAGES / THROUGHPUT_BLOCKS;
+  let fullMs = 0;
+  let bareMs = 0;
+  for (let block = 0; block < THROUGHPUT_BLOCKS; block += 1) {
+    let started = performance.now();
+    for (let index = block * perBlock; index < (block + 1) * perBlock; index += 1) {
+      const input = postMessageInputSchema.parse({ conversationId, clientId: randomUUID(), content: `throughput ${index}` });
+      // Senders rotate so the per-user rate limit (20 per 10 s) is not what is measured.
+      await sendMessage({ prisma, publisher: server.runtime.realtime }, { userId: userIds[index % userIds.length]!, input });
+    }
+    fullMs += performance.now() - started;
 
-  const { lastSeq } = await prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } });
-  started = performance.now();
-  for (let index = 1; index <= THROUGHPUT_MESSAGES; index += 1) {
-    await prisma.$executeRaw`INSERT INTO "messages" ("id", "conversationId", "seq", "authorUserId", "role", "content") VALUES (${randomUUID()}, ${conversationId}, ${lastSeq + index}, ${userIds[0]}, 'user', ${`bare ${index}`})`;
+    started = performance.now();
+    for (let index = block * perBlock + 1; index <= (block + 1) * perBlock; index += 1) {
+      await prisma.$executeRaw`INSERT INTO "messages" ("id", "conversationId", "seq", "authorUserId", "role", "content") VALUES (${randomUUID()}, ${bareConversationId}, ${index}, ${userIds[0]}, 'user', ${`bare ${index}`})`;
+    }
+    bareMs += performance.now() - started;
   }
-  const bare = THROUGHPUT_MESSAGES / ((performance.now() - started) / 1000);
-  return [result("conversations.post_throughput", "messages/s", full, bare, { ratioAtLeast: 0.3 })];
+  const perSecond = (ms: number) => THROUGHPUT_MESSAGES / (ms / 1000);
+  return [result("conversations.post_throughput", "messages/s", perSecond(fullMs), perSecond(bareMs), { ratioAtLeast: 0.3 })];
 }
 
 const CONVERSATIONS = 500;
