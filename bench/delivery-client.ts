@@ -2,60 +2,79 @@ import { randomUUID } from "node:crypto";
 import { io as connectSocket, type Socket } from "socket.io-client";
 
 /**
- * The room's 50 people, in a process of their own like browsers: a post's delivery is timed
- * from the sender's emit until every socket has the message. The same code times Chorus
- * (`message:send` → `message:created`) and the bare Socket.IO broadcast it is compared with.
- * Prints the samples as JSON.
+ * Two rooms of 50 people each, in a process of their own like browsers: one in Chorus
+ * (`message:send` → `message:created`), one on a bare Socket.IO server that only broadcasts. A
+ * post's delivery is timed from the sender's emit until every socket of its room has it. The
+ * rooms take turns in blocks, so a slow spell of the machine weighs on both alike.
+ * Prints `{ chorus: number[], bare: number[] }`.
  */
 interface Options {
-  url: string;
-  /** One socket per cookie (Chorus), or this many anonymous sockets (bare). */
-  cookies?: string[];
-  sockets?: number;
-  conversationId?: string;
+  chorus: { url: string; cookies: string[]; conversationId: string };
+  bare: { url: string; sockets: number };
+  /** Timed posts per room, in `blocks` turns. */
   rounds: number;
-  /** Rounds run first and not timed: the server's code and the database's plans warm up. */
+  blocks: number;
+  /** Posts per room before timing starts: the server's code and the database's plans warm up. */
   warmup: number;
-  mode: "chorus" | "bare";
 }
 
-const { url, cookies, sockets: anonymous = 0, conversationId, rounds, warmup, mode } = JSON.parse(process.env.BENCH_CLIENT!) as Options;
-const sendEvent = mode === "chorus" ? "message:send" : "send";
-const receiveEvent = mode === "chorus" ? "message:created" : "message";
+interface Room {
+  sockets: Socket[];
+  send: string;
+  receive: string;
+  conversationId?: string;
+}
 
-async function connect(cookie?: string): Promise<Socket> {
+const options = JSON.parse(process.env.BENCH_CLIENT!) as Options;
+
+async function connect(url: string, cookie?: string): Promise<Socket> {
   const socket = connectSocket(url, { transports: ["websocket"], reconnection: false, forceNew: true, extraHeaders: { origin: url, ...(cookie ? { cookie } : {}) } });
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", resolve);
     socket.once("connect_error", reject);
   });
-  if (mode === "chorus") await socket.timeout(10_000).emitWithAck("conversation:join", { conversationId });
   return socket;
 }
 
-const sockets = await Promise.all(cookies ? cookies.map(connect) : Array.from({ length: anonymous }, () => connect()));
-const samples: number[] = [];
-for (let round = 0; round < warmup + rounds; round += 1) {
+/** One post in `room`, timed until all its sockets have it. */
+async function deliver(room: Room, round: number): Promise<number> {
   const clientId = randomUUID();
-  const payload = { conversationId, clientId, content: `delivery ${round}` };
   const allReceived = Promise.all(
-    sockets.map(
+    room.sockets.map(
       (socket) =>
         new Promise<void>((resolve) => {
           const onMessage = (message: { clientId?: string | null }) => {
             if (message.clientId !== clientId) return;
-            socket.off(receiveEvent, onMessage);
+            socket.off(room.receive, onMessage);
             resolve();
           };
-          socket.on(receiveEvent, onMessage);
+          socket.on(room.receive, onMessage);
         }),
     ),
   );
   const started = performance.now();
-  const ack = (await sockets[round % sockets.length]!.timeout(10_000).emitWithAck(sendEvent, payload)) as { error?: { message: string } } | undefined;
+  const sender = room.sockets[round % room.sockets.length]!;
+  const ack = (await sender.timeout(10_000).emitWithAck(room.send, { conversationId: room.conversationId, clientId, content: `delivery ${round}` })) as { error?: { message: string } } | undefined;
   if (ack?.error) throw new Error(`posting failed: ${ack.error.message}`);
   await allReceived;
-  if (round >= warmup) samples.push(performance.now() - started);
+  return performance.now() - started;
 }
-sockets.forEach((socket) => socket.disconnect());
+
+const chorusSockets = await Promise.all(options.chorus.cookies.map((cookie) => connect(options.chorus.url, cookie)));
+await Promise.all(chorusSockets.map((socket) => socket.timeout(10_000).emitWithAck("conversation:join", { conversationId: options.chorus.conversationId })));
+const chorus: Room = { sockets: chorusSockets, send: "message:send", receive: "message:created", conversationId: options.chorus.conversationId };
+const bare: Room = { sockets: await Promise.all(Array.from({ length: options.bare.sockets }, () => connect(options.bare.url))), send: "send", receive: "message" };
+
+const samples = { chorus: [] as number[], bare: [] as number[] };
+let round = 0;
+for (; round < options.warmup; round += 1) {
+  await deliver(chorus, round);
+  await deliver(bare, round);
+}
+const perBlock = Math.ceil(options.rounds / options.blocks);
+while (samples.chorus.length < options.rounds) {
+  for (let index = 0; index < perBlock && samples.chorus.length < options.rounds; index += 1, round += 1) samples.chorus.push(await deliver(chorus, round));
+  for (let index = 0; index < perBlock && samples.bare.length < options.rounds; index += 1, round += 1) samples.bare.push(await deliver(bare, round));
+}
+[...chorus.sockets, ...bare.sockets].forEach((socket) => socket.disconnect());
 console.log(JSON.stringify(samples));
