@@ -44,6 +44,7 @@ test("an admin creates an agent (fixing field errors first), edits it, adds it t
   await page.getByRole("button", { name: "Create agent" }).click();
   await expect(page.getByRole("form", { name: "Agent settings" }).getByRole("alert")).toHaveText("Some settings need fixing: see the fields marked below.");
   await expect(page.getByLabel("System prompt")).toHaveAccessibleDescription("The system prompt cannot be empty.");
+  await expect(page.getByLabel("System prompt")).toBeFocused();
   await expect(page.getByLabel("History window")).toHaveAccessibleDescription("History window must be at least 1.");
   await expect(page.getByLabel("Model", { exact: true })).toHaveAccessibleDescription(/^Unknown model format/);
   // What was typed survives the refusal.

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { AgentConfig } from "@/lib/agents/agent-settings";
 import type { ErrorPayload } from "@/lib/errors/app-error";
@@ -102,6 +102,12 @@ export function AgentForm({
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.name, String(initial[field.name])])));
   const [errors, setErrors] = useState<ErrorPayload | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  // A refused save takes the person to the first field that needs fixing.
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -114,7 +120,7 @@ export function AgentForm({
   };
 
   return (
-    <form onSubmit={submit} className="space-y-6" aria-label="Agent settings" noValidate>
+    <form ref={form} onSubmit={submit} className="space-y-6" aria-label="Agent settings" noValidate>
       {errors && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
           {errors.fields ? "Some settings need fixing: see the fields marked below." : errors.message}
