@@ -37,6 +37,10 @@ test("an admin creates an agent (fixing field errors first), edits it, adds it t
   await expect(page.getByRole("row", { name: "Agent Toby" })).toBeVisible();
   await page.getByRole("link", { name: "New agent" }).click();
 
+  // Without a key on the server, an OpenAI-compatible agent would answer offline: the form says so.
+  await page.getByLabel("Provider").selectOption("openai");
+  await expect(page.getByLabel("Provider")).toHaveAccessibleDescription(/^OPENAI_API_KEY is not set on the server/);
+  await page.getByLabel("Provider").selectOption("offline");
   await page.getByLabel("Display name").fill(name);
   await page.getByLabel("Handle").fill(`@${handle}`);
   await page.getByLabel("Model", { exact: true }).fill("not a model!");

@@ -92,8 +92,11 @@ export function AgentForm({
   save,
   agentId,
   submitLabel,
+  openaiConfigured,
 }: {
   initial: AgentConfig;
+  /** Whether the server has OPENAI_API_KEY; without it every agent answers with the offline model. */
+  openaiConfigured: boolean;
   save: (input: unknown) => Promise<ActionResult<unknown>>;
   agentId?: string;
   submitLabel: ReactNode;
@@ -132,16 +135,20 @@ export function AgentForm({
           {section.fields.map((field) => {
             const error = errors?.fields?.[field.name];
             const hintId = `${field.name}-hint`;
+            const hint =
+              field.name === "provider" && values.provider === "openai" && !openaiConfigured
+                ? "OPENAI_API_KEY is not set on the server: this agent answers with the offline model until it is."
+                : field.hint;
             return (
               <div key={field.name} className={field.input === "textarea" ? "sm:col-span-2" : ""}>
                 <label htmlFor={`agent-${field.name}`} className="block text-sm font-medium">
                   {field.label}
                 </label>
-                <FieldInput field={field} value={values[field.name] ?? ""} onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))} describedBy={error || field.hint ? hintId : undefined} invalid={Boolean(error)} />
+                <FieldInput field={field} value={values[field.name] ?? ""} onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))} describedBy={error || hint ? hintId : undefined} invalid={Boolean(error)} />
                 {error ? (
                   <p id={hintId} className="mt-1 text-xs text-red-600">{error}</p>
                 ) : (
-                  field.hint && <p id={hintId} className="mt-1 text-xs text-slate-500">{field.hint}</p>
+                  hint && <p id={hintId} className="mt-1 text-xs text-slate-500">{hint}</p>
                 )}
               </div>
             );

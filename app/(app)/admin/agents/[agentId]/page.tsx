@@ -11,7 +11,7 @@ export default async function EditAgentPage({ params }: { params: Promise<{ agen
   const { agentId } = await params;
   const user = await requireCurrentUser();
   if (user.role !== "admin") return <Forbidden />;
-  const { db } = await getRuntime();
+  const { db, env } = await getRuntime();
   const agent = await getAgent(db.prisma, { actor: user, agentId }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
@@ -19,7 +19,7 @@ export default async function EditAgentPage({ params }: { params: Promise<{ agen
   return (
     <div className="mx-auto max-w-3xl p-6">
       <h1 className="mb-4 text-2xl font-bold">Edit {agent.displayName}</h1>
-      <AgentForm initial={{ ...agent, ...agent.contextSettings }} save={updateAgentAction} agentId={agent.id} submitLabel="Save changes" />
+      <AgentForm initial={{ ...agent, ...agent.contextSettings }} save={updateAgentAction} agentId={agent.id} submitLabel="Save changes" openaiConfigured={Boolean(env.OPENAI_API_KEY)} />
     </div>
   );
 }

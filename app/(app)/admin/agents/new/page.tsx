@@ -1,6 +1,7 @@
 import { Forbidden } from "@/components/admin/forbidden";
 import { AgentForm } from "@/components/admin/agent-form";
 import { defaultContextSettings } from "@/lib/agents/agent-settings";
+import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
 import { createAgentAction } from "../actions";
 
@@ -21,10 +22,11 @@ const blank = {
 export default async function NewAgentPage() {
   const user = await requireCurrentUser();
   if (user.role !== "admin") return <Forbidden />;
+  const { env } = await getRuntime();
   return (
     <div className="mx-auto max-w-3xl p-6">
       <h1 className="mb-4 text-2xl font-bold">New agent</h1>
-      <AgentForm initial={blank} save={createAgentAction} submitLabel="Create agent" />
+      <AgentForm initial={blank} save={createAgentAction} submitLabel="Create agent" openaiConfigured={Boolean(env.OPENAI_API_KEY)} />
     </div>
   );
 }
