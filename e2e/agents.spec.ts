@@ -40,3 +40,26 @@ test("an agent chat answers every message", async ({ browser }) => {
 
   await expect(alice.conversation.messages().getByRole("listitem", { name: "Messages from Sage" })).toContainText('You said: "hello there"');
 });
+
+test("while an agent answers, the room and the other person's sidebar show it thinking, and Stop keeps what it wrote", async ({ browser }) => {
+  const alice = await newPerson(browser, "Alice");
+  const bob = await newPerson(browser, "Bob");
+  await alice.conversation.open("random");
+  await bob.conversation.open("general");
+
+  await alice.conversation.send("random", "@sage please summarise the week");
+
+  await expect(alice.page.getByRole("region", { name: "Conversation random" }).getByText("Sage is thinking…")).toBeVisible();
+  const bobsSidebarEntry = bob.conversation.sidebarLink("random").getByTestId("sidebar-activity");
+  await expect(bobsSidebarEntry).toHaveText("Sage is thinking…");
+
+  const live = alice.conversation.messages().getByRole("listitem", { name: "Sage is replying" });
+  await expect(live).toContainText("(offline model)");
+  await live.getByRole("button", { name: "Stop" }).click();
+
+  const reply = alice.conversation.messages().getByRole("listitem", { name: "Messages from Sage" }).last();
+  await expect(reply).toContainText("(stopped)");
+  await expect(reply).not.toContainText("Set OPENAI_API_KEY to get real answers.");
+  await expect(bobsSidebarEntry).toHaveCount(0);
+});
+

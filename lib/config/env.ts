@@ -20,6 +20,8 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
+  /** Pause between the offline model's streamed pieces (ms): slower for demos and browser tests. */
+  OFFLINE_MODEL_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(12),
   /** Set to "false" to skip seeding demo data into a new embedded database. */
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
 });

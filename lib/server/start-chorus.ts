@@ -35,7 +35,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
     stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
   });
   runtime.realtime = realtime.publisher;
-  startAgents(runtime);
+  startAgents(runtime, { offlineChunkDelayMs: env.OFFLINE_MODEL_DELAY_MS });
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
