@@ -3,8 +3,8 @@ import { readEnv } from "@/lib/config/env";
 import { databaseTarget } from "@/lib/db/database-target";
 import { DatabaseStartupError, openDatabase } from "@/lib/db/open-database";
 import { MigrationError } from "@/lib/db/migrator";
-import { log } from "@/lib/log/logger";
 import { RedisStartupError } from "@/lib/realtime/redis-adapter";
+import { exitOnSignals } from "@/lib/server/exit-on-signals";
 
 // One process, one port: Next.js serves pages, actions and route handlers; Socket.IO shares
 // the HTTP server. The database opens first so a bad DATABASE_URL fails before Next starts.
@@ -19,19 +19,10 @@ async function main(): Promise<void> {
   const { startChorus } = await import("@/lib/server/start-chorus");
   const handle = app.getRequestHandler();
   const server = await startChorus({ env, db, handle: (req, res) => void handle(req, res) });
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info("shutting down", { signal });
-    setTimeout(() => process.exit(1), 10_000).unref();
+  exitOnSignals(async () => {
     await server.close();
     await app.close?.();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  });
 }
 
 main().catch((error: unknown) => {

@@ -23,6 +23,6 @@ export function flattenMessages(data: MessagesData | undefined): MessageDto[] {
   return (data?.pages ?? []).flatMap((page) => page.messages).reverse();
 }
 
-export function latestSeq(data: MessagesData | undefined): number {
-  return data?.pages[0]?.messages[0]?.seq ?? 0;
+export function heldSeqs(data: MessagesData | undefined): number[] {
+  return (data?.pages ?? []).flatMap((page) => page.messages.map((message) => message.seq));
 }

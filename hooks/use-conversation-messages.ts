@@ -1,12 +1,13 @@
 "use client";
 
 import { useInfiniteQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
-import { latestSeq, mergeMessages, type MessagesData } from "./message-cache";
+import { ConversationSync, type MessageStore } from "./conversation-sync";
+import { heldSeqs, mergeMessages, type MessagesData } from "./message-cache";
 import { queryKeys } from "./query-keys";
-import { getSocket, type ChorusClientSocket } from "./use-socket";
+import { getSocket } from "./use-socket";
 
 async function fetchMessagePage(conversationId: string, beforeSeq: number | undefined): Promise<MessagePage> {
   const query = beforeSeq === undefined ? "" : `?beforeSeq=${beforeSeq}`;
@@ -22,8 +23,8 @@ export function addMessagesToCache(queryClient: QueryClient, conversationId: str
 
 /**
  * A conversation's messages: server-rendered first page, older pages on demand, new ones over
- * the socket. Every (re)connect joins the room and asks for what came after the newest seq seen,
- * so nothing sent while this tab was offline is missed.
+ * the socket, kept complete by ConversationSync (catch-up by seq after reconnects, gaps and
+ * lost broadcasts). `received` takes messages that arrived another way (a send's answer).
  */
 export function useConversationMessages(conversationId: string, initialPage: MessagePage) {
   const queryClient = useQueryClient();
@@ -34,35 +35,29 @@ export function useConversationMessages(conversationId: string, initialPage: Mes
     getNextPageParam: (last) => last.nextBeforeSeq ?? undefined,
     initialData: { pages: [initialPage], pageParams: [undefined] },
   });
+  const sync = useRef<ConversationSync | null>(null);
 
   useEffect(() => {
-    const socket = getSocket();
-    const onCreated = (message: MessageDto) => {
-      if (message.conversationId === conversationId) addMessagesToCache(queryClient, conversationId, [message]);
+    const store: MessageStore = {
+      add: (messages) => addMessagesToCache(queryClient, conversationId, messages),
+      seqs: () => heldSeqs(queryClient.getQueryData<MessagesData>(queryKeys.messages(conversationId))),
     };
-    const joinAndCatchUp = () => {
-      socket.emit("conversation:join", { conversationId }, (ack) => {
-        if ("data" in ack) catchUp(socket, queryClient, conversationId);
-      });
-    };
-    socket.on("message:created", onCreated);
-    socket.on("connect", joinAndCatchUp);
-    if (socket.connected) joinAndCatchUp();
+    const current = new ConversationSync(getSocket(), conversationId, store);
+    sync.current = current;
+    current.start();
     return () => {
-      socket.off("message:created", onCreated);
-      socket.off("connect", joinAndCatchUp);
-      socket.emit("conversation:leave", { conversationId }, () => undefined);
+      current.stop();
+      sync.current = null;
     };
   }, [conversationId, queryClient]);
 
-  return query;
-}
+  const received = useCallback(
+    (messages: MessageDto[]) => {
+      if (sync.current) sync.current.received(messages);
+      else addMessagesToCache(queryClient, conversationId, messages);
+    },
+    [conversationId, queryClient],
+  );
 
-function catchUp(socket: ChorusClientSocket, queryClient: QueryClient, conversationId: string): void {
-  const afterSeq = latestSeq(queryClient.getQueryData<MessagesData>(queryKeys.messages(conversationId)));
-  socket.emit("sync:since", { conversationId, afterSeq }, (ack) => {
-    if (!("data" in ack)) return;
-    addMessagesToCache(queryClient, conversationId, ack.data.messages);
-    if (!ack.data.complete) catchUp(socket, queryClient, conversationId);
-  });
+  return { ...query, received };
 }

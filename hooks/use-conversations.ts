@@ -46,12 +46,15 @@ export function useConversations(userId: string, initial: ConversationSummary[])
     socket.on("read:updated", onRead);
     socket.on("conversation:created", onCreated);
     socket.io.on("reconnect", onReconnect);
+    // Broadcasts may have been lost (the server's Redis link came back): counts come from the database.
+    socket.on("sync:hint", onReconnect);
     return () => {
       socket.off("conversation:activity", onActivity);
       socket.off("message:created", onMessage);
       socket.off("read:updated", onRead);
       socket.off("conversation:created", onCreated);
       socket.io.off("reconnect", onReconnect);
+      socket.off("sync:hint", onReconnect);
     };
   }, [queryClient, userId]);
 

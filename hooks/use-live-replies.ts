@@ -25,7 +25,8 @@ export function useLiveReplies(conversationId: string) {
       setReplies((current) => {
         const next = new Map(current);
         const entry = next.get(delta.dispatchId) ?? { agent: delta.agent, pieces: [] };
-        const pieces = [...entry.pieces];
+        // A first piece again: the turn was retried (its node shut down), so it starts over.
+        const pieces = delta.index === 0 ? [] : [...entry.pieces];
         pieces[delta.index] = delta.text;
         next.set(delta.dispatchId, { agent: entry.agent, pieces });
         return next;

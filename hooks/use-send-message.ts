@@ -1,11 +1,9 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ErrorPayload } from "@/lib/errors/app-error";
 import { newClientId } from "./client-id";
-import { addMessagesToCache } from "./use-conversation-messages";
 
 export type PostMessageAction = (input: {
   conversationId: string;
@@ -24,8 +22,7 @@ export interface PendingMessage {
  * Optimistic sending: the message shows at once as pending; a failure keeps it with a Retry
  * that resends the same clientId, so a send that did reach the server is never doubled.
  */
-export function useSendMessage(conversationId: string, postMessage: PostMessageAction) {
-  const queryClient = useQueryClient();
+export function useSendMessage(conversationId: string, postMessage: PostMessageAction, received: (messages: MessageDto[]) => void) {
   const [pending, setPending] = useState<PendingMessage[]>([]);
   /** @handles in the last sent message that matched nobody here. */
   const [unknownMentions, setUnknownMentions] = useState<string[]>([]);
@@ -40,14 +37,14 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
       try {
         const result = await postMessage({ conversationId, clientId, content });
         if ("error" in result) return update(clientId, { status: "failed", error: result.error.message });
-        addMessagesToCache(queryClient, conversationId, [result.data.message]);
+        received([result.data.message]);
         setUnknownMentions(result.data.unknownMentions);
         update(clientId, null);
       } catch {
         update(clientId, { status: "failed", error: "Not sent: the connection failed." });
       }
     },
-    [conversationId, postMessage, queryClient],
+    [conversationId, postMessage, received],
   );
 
   const send = useCallback(

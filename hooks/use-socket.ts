@@ -6,14 +6,16 @@ import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/
 
 export type ChorusClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+export type SocketStatus = "connecting" | "connected" | "reconnecting" | "unavailable" | "signed-out" | "refused";
+
 export interface SocketState {
-  status: "connecting" | "connected" | "disconnected";
-  /** Why the server refused the connection, in words a person can act on. */
-  error: string | null;
+  status: SocketStatus;
+  /** The server's own words when it refused the connection. */
+  detail: string | null;
 }
 
 let socket: ChorusClientSocket | null = null;
-let state: SocketState = { status: "connecting", error: null };
+let state: SocketState = { status: "connecting", detail: null };
 const listeners = new Set<() => void>();
 
 function setState(next: SocketState): void {
@@ -21,16 +23,32 @@ function setState(next: SocketState): void {
   listeners.forEach((listener) => listener());
 }
 
+/** A refusal the server explains (middleware error) is not retried by Socket.IO itself. */
+const RETRY_REFUSED_MS = 5_000;
+
 /** One socket per tab, shared by every hook; the session cookie authenticates it. */
 export function getSocket(): ChorusClientSocket {
   if (socket) return socket;
   // A connection attempt that hangs (a network switching over) is given up after 5 s and retried,
   // instead of Socket.IO's default 20 s of "Reconnecting…".
-  socket = io({ withCredentials: true, transports: ["websocket", "polling"], timeout: 5_000 });
-  socket.on("connect", () => setState({ status: "connected", error: null }));
-  socket.on("disconnect", () => setState({ status: "disconnected", error: null }));
-  socket.on("connect_error", (error) => setState({ status: "disconnected", error: error.message }));
-  return socket;
+  const created: ChorusClientSocket = io({ withCredentials: true, transports: ["websocket", "polling"], timeout: 5_000 });
+  socket = created;
+  created.on("connect", () => setState({ status: "connected", detail: null }));
+  created.on("session:ended", () => setState({ status: "signed-out", detail: null }));
+  created.on("disconnect", (reason) => {
+    // The server ends a connection itself only when its session ended.
+    if (reason === "io server disconnect") setState({ status: "signed-out", detail: null });
+    else setState({ status: "reconnecting", detail: null });
+  });
+  created.on("connect_error", (error) => {
+    const code = (error as Error & { data?: { code?: string } }).data?.code;
+    if (code === "unauthorized") return setState({ status: "signed-out", detail: null });
+    if (code === "forbidden") return setState({ status: "refused", detail: error.message });
+    if (code) setTimeout(() => created.connect(), RETRY_REFUSED_MS);
+    // Transport errors: Socket.IO keeps retrying with backoff.
+    setState({ status: state.status === "connecting" || state.status === "reconnecting" || state.status === "unavailable" ? "unavailable" : state.status, detail: null });
+  });
+  return created;
 }
 
 export function useSocketState(): SocketState {

@@ -36,8 +36,8 @@ interface ConversationViewProps {
 
 export function ConversationView({ userId, conversation, participants, initialPage, postMessage, addableAgents, addAgent }: ConversationViewProps) {
   const router = useRouter();
-  const { data, fetchNextPage, hasNextPage, isFetchingNextPage } = useConversationMessages(conversation.id, initialPage);
-  const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage);
+  const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received } = useConversationMessages(conversation.id, initialPage);
+  const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage, received);
   const typing = useTyping(conversation.id, userId);
   const replies = useLiveReplies(conversation.id);
   const liveText = replies.live.reduce((length, reply) => length + reply.text.length, 0);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refinePlainText } from "@/lib/validation/plain-text";
 import { countTokens } from "@/lib/llm/token-counter";
 
 export const handoffModes = ["summary", "recent", "full", "fork"] as const;
@@ -61,10 +62,15 @@ const profileFields = z.object({
     .trim()
     .transform((handle) => handle.replace(/^@/, "").toLowerCase())
     .pipe(z.string().regex(handleFormat, "Use 1–24 letters, digits, dots, dashes or underscores, starting with a letter or digit.")),
-  displayName: z.string().trim().min(1, "Give the agent a name.").max(60, "Keep the name under 60 characters."),
+  displayName: z.string().trim().min(1, "Give the agent a name.").max(60, "Keep the name under 60 characters.").superRefine(refinePlainText("Names")),
   color: z.string().trim().regex(colourFormat, "Pick a colour as #rrggbb."),
-  description: z.string().trim().max(280, "Keep the description under 280 characters.").default(""),
-  systemPrompt: z.string().trim().min(1, "The system prompt cannot be empty.").max(20_000, "Keep the system prompt under 20,000 characters."),
+  description: z.string().trim().max(280, "Keep the description under 280 characters.").superRefine(refinePlainText("Descriptions")).default(""),
+  systemPrompt: z
+    .string()
+    .trim()
+    .min(1, "The system prompt cannot be empty.")
+    .max(20_000, "Keep the system prompt under 20,000 characters.")
+    .superRefine(refinePlainText("System prompts")),
   provider: z.enum(agentProviders, { error: "Choose the offline model or an OpenAI-compatible endpoint." }),
   model: z.string().trim().regex(modelFormat, "Unknown model format: use a model id such as gpt-4o-mini or llama3.1:8b."),
   temperature: decimal("Temperature", 0, 2),

@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
-import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
+import { releaseDispatch, type ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { LlmError } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
@@ -8,7 +8,7 @@ import { TYPING_REFRESH_MS } from "@/lib/realtime/events";
 import { buildPrompt } from "./build-prompt";
 import { loadTurnContext, type TurnAgent } from "./load-turn-context";
 import { persistAgentReply } from "./persist-agent-reply";
-import type { RunningTurns } from "./running-turns";
+import { NODE_SHUTDOWN, type RunningTurns } from "./running-turns";
 
 export interface AgentTurnDeps {
   prisma: Prisma;
@@ -17,7 +17,6 @@ export interface AgentTurnDeps {
   providerFor: ProviderFor;
   turns: RunningTurns;
 }
-
 
 /**
  * One agent answering one message: its typing indicator is on while it works, tokens stream to
@@ -32,7 +31,7 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   const view = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
   const signal = deps.turns.start(job.id);
   const started = performance.now();
-  const base = { dispatchId: job.id, model: agent.model, provider: provider.name, isHandoffSummary: false, isToolResult: false, agentId: agent.id, agentDisplayName: agent.displayName };
+  const base = { dispatchId: job.id, replyToMessageId: job.messageId, model: agent.model, provider: provider.name, isHandoffSummary: false, isToolResult: false, agentId: agent.id, agentDisplayName: agent.displayName };
   let text = "";
   let usage: { inputTokens: number; outputTokens: number } | undefined;
 
@@ -53,7 +52,11 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   } catch (error) {
     if (!(error instanceof LlmError)) throw error; // database trouble: the lease lapses and the turn is retried
     const latencyMs = Math.round(performance.now() - started);
-    if (error.kind === "cancelled") {
+    if (error.kind === "cancelled" && signal.reason === NODE_SHUTDOWN) {
+      // Another node answers from the start; the clients' streaming bubble restarts with it.
+      await releaseDispatch(deps.prisma, job);
+      log.info("agent turn released at shutdown", { dispatchId: job.id });
+    } else if (error.kind === "cancelled") {
       await finish(deps, job, agent, "done", text || "(stopped before answering)", { ...base, usage, latencyMs, stopped: true });
     } else {
       log.warn("agent could not answer", { dispatchId: job.id, agentId: agent.id, kind: error.kind });
@@ -70,7 +73,7 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
 export async function giveUpTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
   const { agent } = await loadTurnContext(deps.prisma, job);
   const content = `${agent.displayName} could not answer this message after ${job.attempts - 1} attempts.`;
-  await finish(deps, job, agent, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, isHandoffSummary: false, isToolResult: false, error: "attempts" });
+  await finish(deps, job, agent, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, replyToMessageId: job.messageId, isHandoffSummary: false, isToolResult: false, error: "attempts" });
 }
 
 async function finish(

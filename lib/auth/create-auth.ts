@@ -2,11 +2,12 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import type { Prisma } from "@/lib/db/open-database";
-import { requestOrigin } from "@/lib/http/origin";
+import { CLIENT_ADDRESS_HEADER, requestOrigin } from "@/lib/http/client-request";
+import { authEntryHooks } from "./auth-entry-hooks";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-policy";
 import { uniqueUserHandle } from "./user-handle";
 
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 128;
+export const SESSION_LIFETIME_S = 60 * 60 * 24 * 30;
 
 export interface CreateAuthOptions {
   prisma: Prisma;
@@ -15,8 +16,12 @@ export interface CreateAuthOptions {
   baseURL: string;
   /** Extra origins allowed besides the request's own (APP_URL behind a proxy). */
   trustedOrigins: string[];
+  /** TRUST_PROXY: how many proxies' X-Forwarded-* headers to believe. */
+  trustedProxies: number;
   /** Runs after a user row is written, e.g. to join them to the default project. */
   onUserCreated: (user: { id: string }) => Promise<void>;
+  /** A session was deleted (sign-out, revocation): its live connections must end. */
+  onSessionEnded: (session: { id: string; userId: string }) => void;
 }
 
 export function createAuth(options: CreateAuthOptions) {
@@ -36,9 +41,15 @@ export function createAuth(options: CreateAuthOptions) {
         handle: { type: "string", required: false, input: false },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    session: { expiresIn: SESSION_LIFETIME_S, updateAge: 60 * 60 * 24 },
+    // Our own throttle (lib/auth/sign-in-throttle.ts) guards sign-in on every node and entry
+    // point; better-auth's per-process limiter would only add a second, weaker one.
+    rateLimit: { enabled: false },
+    // Set by the HTTP entry point from the socket, or a trusted proxy's header (TRUST_PROXY).
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     // The app is reachable on whatever host:port it was started on; trust the request's own origin.
-    trustedOrigins: (request) => [...options.trustedOrigins, request ? requestOrigin(request.headers) : undefined],
+    trustedOrigins: (request) => [...options.trustedOrigins, request ? requestOrigin(request.headers, options.trustedProxies) : undefined],
+    hooks: authEntryHooks(options.prisma),
     databaseHooks: {
       user: {
         create: {
@@ -47,6 +58,9 @@ export function createAuth(options: CreateAuthOptions) {
           before: async (user) => ({ data: { ...user, handle: await uniqueUserHandle(options.prisma, user.name) } }),
           after: async (user) => options.onUserCreated(user),
         },
+      },
+      session: {
+        delete: { after: async (session) => options.onSessionEnded({ id: session.id, userId: session.userId }) },
       },
     },
     telemetry: { enabled: false },

@@ -9,13 +9,24 @@ export interface SessionUser {
   role: UserRole;
 }
 
+/** A signed-in user and the session that proves it (live connections end with it). */
+export interface UserSession {
+  user: SessionUser;
+  session: { id: string; expiresAt: number };
+}
+
 const roles: readonly UserRole[] = ["member", "admin", "debug"];
+
+/** The session for these request headers (cookie), or null. */
+export async function getUserSession(auth: Auth, headers: Headers): Promise<UserSession | null> {
+  const found = await auth.api.getSession({ headers });
+  if (!found) return null;
+  const { id, name, email } = found.user;
+  const role = roles.find((candidate) => candidate === (found.user as { role?: unknown }).role) ?? "member";
+  return { user: { id, name, email, role }, session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt).getTime() } };
+}
 
 /** The signed-in user for these request headers (cookie), or null. */
 export async function getSessionUser(auth: Auth, headers: Headers): Promise<SessionUser | null> {
-  const session = await auth.api.getSession({ headers });
-  if (!session) return null;
-  const { id, name, email } = session.user;
-  const role = roles.find((candidate) => candidate === (session.user as { role?: unknown }).role) ?? "member";
-  return { id, name, email, role };
+  return (await getUserSession(auth, headers))?.user ?? null;
 }

@@ -17,8 +17,7 @@ export async function signUp(auth: Auth, { input, headers }: { input: SignUpInpu
         email: "An account with this email already exists. Sign in instead.",
       });
     }
-    log.error("sign-up failed", { email: input.email, error });
-    throw error;
+    throw expectedAuthError(error) ?? unexpected("sign-up failed", error);
   }
 }
 
@@ -27,12 +26,30 @@ export async function signIn(auth: Auth, { input, headers }: { input: SignInInpu
     const result = await auth.api.signInEmail({ body: input, headers });
     return { userId: result.user.id };
   } catch (error) {
+    const expected = expectedAuthError(error);
+    if (expected) throw expected;
     if (isAPIError(error) && error.statusCode < 500) throw new AppError("unauthorized", WRONG_CREDENTIALS);
-    log.error("sign-in failed", { error });
-    throw error;
+    throw unexpected("sign-in failed", error);
   }
 }
 
 export async function signOut(auth: Auth, { headers }: { headers: Headers }): Promise<void> {
   await auth.api.signOut({ headers });
+}
+
+/** What our own hooks refused (throttle, validation), in the app's terms. */
+function expectedAuthError(error: unknown): AppError | null {
+  if (!isAPIError(error)) return null;
+  const message = typeof error.body?.message === "string" ? error.body.message : error.message;
+  if (error.body?.code === "TOO_MANY_ATTEMPTS") return new AppError("rate_limited", message);
+  if (error.body?.code === "INVALID_INPUT") {
+    const field = (error.body as { field?: unknown }).field;
+    return new AppError("bad_request", message, typeof field === "string" ? { [field]: message } : undefined);
+  }
+  return null;
+}
+
+function unexpected(what: string, error: unknown): unknown {
+  log.error(what, { error });
+  return error;
 }

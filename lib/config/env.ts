@@ -20,8 +20,13 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
-  /** Pause between the offline model's streamed pieces (ms): slower for demos and browser tests. */
-  OFFLINE_MODEL_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(12),
+  /** How many proxies in front of the app may be believed about the client (X-Forwarded-*). */
+  TRUST_PROXY: z.preprocess(
+    (value) => (value === "true" ? 1 : value === "false" || value === "" || value === undefined ? 0 : value),
+    z.coerce.number({ error: "use a number of proxies (0, 1, 2…) or true/false" }).int().min(0).max(10),
+  ),
+  /** Pause before each word of the offline model (ms): about the pace of a real model. */
+  OFFLINE_MODEL_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(40),
   /** Set to "false" to skip seeding demo data into a new embedded database. */
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refinePlainText } from "@/lib/validation/plain-text";
 
 export const MAX_MESSAGE_BYTES = 16 * 1024;
 
@@ -7,6 +8,7 @@ const encoder = new TextEncoder();
 export const messageContentSchema = z
   .string({ error: "A message needs some text." })
   .refine((text) => text.trim().length > 0, "A message can't be empty or only spaces.")
+  .superRefine(refinePlainText("Messages"))
   .superRefine((text, ctx) => {
     const bytes = encoder.encode(text).length;
     if (bytes > MAX_MESSAGE_BYTES) {

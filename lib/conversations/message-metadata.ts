@@ -14,6 +14,8 @@ export const messageMetadataSchema = z.object({
   timestamp: z.string(),
   // Agent replies: what produced them, at what cost.
   dispatchId: z.string().optional(),
+  /** The message an agent reply answers. */
+  replyToMessageId: z.string().optional(),
   model: z.string().optional(),
   provider: z.enum(["openai", "offline"]).optional(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),

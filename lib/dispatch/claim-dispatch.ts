@@ -44,3 +44,15 @@ export async function renewLease(prisma: Prisma, { id, attempts, leaseMs }: { id
     WHERE "id" = ${id} AND "status" = 'running' AND "attempts" = ${attempts}`;
   return updated === 1;
 }
+
+/**
+ * Gives a running dispatch back (its node is shutting down): pending again with no lease, so
+ * another node claims it on its next poll instead of after the lease runs out. The attempt is
+ * not counted against the dispatch.
+ */
+export async function releaseDispatch(prisma: Prisma, { id, attempts }: { id: string; attempts: number }): Promise<boolean> {
+  const updated = await prisma.$executeRaw`
+    UPDATE "dispatches" SET "status" = 'pending', "attempts" = "attempts" - 1, "leaseUntil" = NULL, "updatedAt" = now()
+    WHERE "id" = ${id} AND "status" = 'running' AND "attempts" = ${attempts}`;
+  return updated === 1;
+}

@@ -1,33 +1,30 @@
 import type { Server as HttpServer } from "node:http";
-import { Server, type ServerOptions, type Socket } from "socket.io";
-import { z } from "zod";
-import type { SessionUser } from "@/lib/auth/session-user";
-import { assertParticipant } from "@/lib/conversations/assert-participant";
-import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversations/message-input";
-import { sendMessage } from "@/lib/conversations/send-message";
-import { listMessagesSince } from "@/lib/conversations/list-messages";
-import { markRead } from "@/lib/conversations/mark-read";
+import { Server, type ServerOptions } from "socket.io";
+import type { UserSession } from "@/lib/auth/session-user";
 import type { Prisma } from "@/lib/db/open-database";
-import { AppError, toErrorPayload } from "@/lib/errors/app-error";
-import { isAllowedOrigin, requestOrigin } from "@/lib/http/origin";
+import { isAllowedOrigin, requestOrigin } from "@/lib/http/client-request";
 import { log } from "@/lib/log/logger";
 import {
   conversationRoom,
+  sessionRoom,
   userRoom,
-  type Ack,
   type ClientToServerEvents,
   type InterServerEvents,
   type ServerToClientEvents,
   type SocketData,
 } from "./events";
 import type { RealtimePublisher } from "./publisher";
+import { watchSessionExpiry } from "./session-expiry";
+import { registerSocketHandlers, type ChorusSocket } from "./socket-handlers";
 
 export interface RealtimeDeps {
   prisma: Prisma;
   /** Resolves the session cookie in a handshake's headers. */
-  getSessionUser(headers: Headers): Promise<SessionUser | null>;
+  getSession(headers: Headers): Promise<UserSession | null>;
   /** Origins allowed besides the server's own (APP_URL behind a proxy). */
   allowedOrigins: string[];
+  /** TRUST_PROXY: how many proxies' X-Forwarded-* headers to believe when working out our own origin. */
+  trustedProxies?: number;
   /** The Redis streams adapter when several nodes serve the same rooms; in-memory otherwise. */
   adapter?: ServerOptions["adapter"];
   /** A message asked agents to act: look for the work now. */
@@ -37,40 +34,38 @@ export interface RealtimeDeps {
 }
 
 export type ChorusServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface RealtimeServer {
   io: ChorusServer;
   publisher: RealtimePublisher;
+  /** Lets socket handlers that are running finish (and announce what they wrote), up to `timeoutMs`. */
+  drain(timeoutMs: number): Promise<void>;
+  /** Disconnects every socket (they reconnect to another node and recover) and stops serving. */
   close(): Promise<void>;
 }
-
-const joinSchema = z.object({ conversationId: conversationIdSchema });
-const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0) });
-const readSchema = z.object({ conversationId: conversationIdSchema, seq: z.number().int().min(0) });
-const stopSchema = z.object({ dispatchId: z.uuid({ error: "dispatchId must be a UUID." }) });
 
 export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps): RealtimeServer {
   const io: ChorusServer = new Server(httpServer, {
     serveClient: false,
     // Other upgrade requests on this port (Next's dev HMR socket) are not ours to kill.
     destroyUpgrade: false,
-    // A socket that reconnects within two minutes gets the events it missed, rooms included.
-    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000 },
+    // A socket that reconnects within two minutes gets the events it missed, rooms included;
+    // the session is checked again on recovery (middlewares are not skipped).
+    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000, skipMiddlewares: false },
     ...(deps.adapter ? { adapter: deps.adapter } : {}),
   });
+  const inFlight = new Set<Promise<unknown>>();
 
   io.use(async (socket, next) => {
     const headers = socket.handshake.headers;
-    if (!isAllowedOrigin(headers.origin, requestOrigin(headers), deps.allowedOrigins)) {
+    if (!isAllowedOrigin(headers.origin, requestOrigin(headers, deps.trustedProxies ?? 0), deps.allowedOrigins)) {
       log.warn("socket refused: foreign origin", { origin: headers.origin });
       return next(connectError("forbidden", "Connections from this site are not allowed."));
     }
     try {
-      const user = await deps.getSessionUser(toHeaders(headers));
-      if (!user) return next(connectError("unauthorized", "You are signed out. Sign in again to get live updates."));
-      socket.data.user = user;
-      socket.data.typingIn = new Set();
+      const found = await deps.getSession(toHeaders(headers));
+      if (!found) return next(connectError("unauthorized", "You are signed out. Sign in again to get live updates."));
+      adoptSession(socket, found);
       next();
     } catch (error) {
       log.error("socket session lookup failed", { error });
@@ -81,9 +76,16 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
   io.on("agent:stop", (dispatchId) => deps.stopTurn?.(dispatchId));
 
   io.on("connection", (socket) => {
-    void socket.join(userRoom(socket.data.user.id));
-    registerHandlers(socket, deps, () => publisher, (dispatchId) => {
-      if (!deps.stopTurn?.(dispatchId)) io.serverSideEmit("agent:stop", dispatchId);
+    void socket.join([userRoom(socket.data.user.id), sessionRoom(socket.data.sessionId)]);
+    watchSessionExpiry(socket, { getSession: deps.getSession, headers: () => toHeaders(socket.handshake.headers), end: (reason) => publisher.sessionEnded(socket.data.sessionId, reason) });
+    registerSocketHandlers(socket, {
+      prisma: deps.prisma,
+      publisher: () => publisher,
+      wakeDispatcher: deps.wakeDispatcher,
+      stopTurn: (dispatchId) => {
+        if (!deps.stopTurn?.(dispatchId)) io.serverSideEmit("agent:stop", dispatchId);
+      },
+      inFlight,
     });
   });
 
@@ -107,101 +109,39 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     typing: (conversationId, actor, typing, sidebarUserIds = []) =>
       io.to([conversationRoom(conversationId), ...sidebarUserIds.map(userRoom)]).emit("typing", { conversationId, actor, typing }),
     messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),
+    sessionEnded(sessionId, reason) {
+      // On every node (through the adapter): say why, then end the connections for good.
+      io.to(sessionRoom(sessionId)).emit("session:ended", { reason });
+      io.in(sessionRoom(sessionId)).disconnectSockets(true);
+    },
+    resync: () => io.local.emit("sync:hint"),
     status: () => ({ state: "up", connections: io.engine.clientsCount }),
   };
 
   return {
     io,
     publisher,
+    drain: (timeoutMs) => settleWithin([...inFlight], timeoutMs),
     close: () => new Promise<void>((resolve) => void io.close(() => resolve())),
   };
 }
 
-function registerHandlers(socket: ChorusSocket, deps: RealtimeDeps, publisher: () => RealtimePublisher, stopTurn: (dispatchId: string) => void): void {
-  const { user } = socket.data;
-  const userId = user.id;
-  const actor = { kind: "user" as const, id: user.id, name: user.name };
-
-  const setTyping = (conversationId: string, typing: boolean) => {
-    if (typing) socket.data.typingIn.add(conversationId);
-    else socket.data.typingIn.delete(conversationId);
-    socket.to(conversationRoom(conversationId)).emit("typing", { conversationId, actor, typing });
-  };
-
-  handle(socket, "conversation:join", joinSchema, async ({ conversationId }) => {
-    await assertParticipant(deps.prisma, { userId, conversationId });
-    await socket.join(conversationRoom(conversationId));
-    return { conversationId };
-  });
-
-  handle(socket, "conversation:leave", joinSchema, async ({ conversationId }) => {
-    await socket.leave(conversationRoom(conversationId));
-    return { conversationId };
-  });
-
-  handle(socket, "sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
-
-  handle(socket, "message:send", postMessageInputSchema, async (input) => {
-    const { message } = await sendMessage({ prisma: deps.prisma, publisher: publisher(), wakeDispatcher: deps.wakeDispatcher }, { userId, input });
-    return message;
-  });
-
-  handle(socket, "agent:stop", stopSchema, async ({ dispatchId }) => {
-    const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { conversationId: true } });
-    if (!dispatch) throw new AppError("not_found", "That reply is no longer in progress.");
-    await assertParticipant(deps.prisma, { userId, conversationId: dispatch.conversationId });
-    stopTurn(dispatchId);
-    return null;
-  });
-
-  handle(socket, "conversation:read", readSchema, async (payload) => {
-    const summary = await markRead(deps.prisma, { userId, ...payload });
-    publisher().readUpdated(userId, summary);
-    return summary;
-  });
-
-  // Typing is ephemeral: never stored, only relayed to the room this socket has joined (joining
-  // already proved it is a participant).
-  handle(socket, "typing:start", joinSchema, async ({ conversationId }) => {
-    if (!socket.rooms.has(conversationRoom(conversationId))) throw new AppError("forbidden", "Join the conversation before typing in it.");
-    setTyping(conversationId, true);
-    return null;
-  });
-
-  handle(socket, "typing:stop", joinSchema, async ({ conversationId }) => {
-    if (socket.data.typingIn.has(conversationId)) setTyping(conversationId, false);
-    return null;
-  });
-
-  socket.on("disconnecting", () => {
-    for (const conversationId of socket.data.typingIn) setTyping(conversationId, false);
-  });
+/**
+ * The handshake's session becomes the socket's. A recovered socket comes back with the data
+ * and rooms it had: data is rebuilt from the session checked just now, and the room of a
+ * session it no longer has is left.
+ */
+function adoptSession(socket: ChorusSocket, { user, session }: UserSession): void {
+  const previous = socket.recovered ? socket.data : undefined;
+  if (previous?.sessionId && previous.sessionId !== session.id) void socket.leave(sessionRoom(previous.sessionId));
+  const typingIn = Array.isArray(previous?.typingIn) ? previous.typingIn.filter((id): id is string => typeof id === "string") : [];
+  socket.data = { user, sessionId: session.id, sessionExpiresAt: session.expiresAt, typingIn };
 }
 
-/**
- * Validates the payload, runs the handler and acknowledges `{ data }` or `{ error }`.
- * A malformed payload or a missing ack callback never throws out of the socket.
- */
-function handle<Event extends keyof ClientToServerEvents, Input, Output>(
-  socket: ChorusSocket,
-  event: Event,
-  schema: z.ZodType<Input>,
-  run: (input: Input) => Promise<Output>,
-): void {
-  socket.on(event, (async (payload: unknown, ack: unknown) => {
-    const reply = typeof ack === "function" ? (ack as (result: Ack<Output>) => void) : () => undefined;
-    const parsed = schema.safeParse(payload);
-    if (!parsed.success) {
-      reply({ error: toErrorPayload(new AppError("bad_request", `Invalid ${event} payload: ${parsed.error.issues[0]?.message ?? "malformed"}`)) });
-      return;
-    }
-    try {
-      reply({ data: await run(parsed.data) });
-    } catch (error) {
-      if (!(error instanceof AppError)) log.error("socket handler failed", { event, userId: socket.data.user.id, error });
-      reply({ error: toErrorPayload(error) });
-    }
-  }) as never);
+async function settleWithin(tasks: Promise<unknown>[], timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(tasks), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
 }
 
 function connectError(code: string, message: string): Error {

@@ -53,6 +53,11 @@ export interface MessageDelta {
   text: string;
 }
 
+/** Why the server ended this connection: the client shows "Signed out" and stops reconnecting. */
+export interface SessionEnded {
+  reason: "signed_out" | "expired";
+}
+
 export interface ServerToClientEvents {
   "message:delta": (delta: MessageDelta) => void;
   "message:created": (message: MessageDto, meta?: MessageMeta) => void;
@@ -61,6 +66,10 @@ export interface ServerToClientEvents {
   /** The user's own read position moved (this tab or another); counts are fresh. */
   "read:updated": (summary: ConversationSummary) => void;
   typing: (event: TypingEvent) => void;
+  /** This session ended (signed out here or elsewhere, or expired); the server disconnects next. */
+  "session:ended": (payload: SessionEnded) => void;
+  /** Broadcasts may have been lost (the node's Redis link came back): catch up from the database. */
+  "sync:hint": () => void;
 }
 
 /** Payloads arrive as `unknown`: each handler parses them with a zod schema first. */
@@ -82,11 +91,19 @@ export interface InterServerEvents {
   "agent:stop": (dispatchId: string) => void;
 }
 
+/**
+ * Plain data only: with connection-state recovery over Redis it is serialised with msgpack and
+ * restored on another node (a Set would come back as `{}`).
+ */
 export interface SocketData {
   user: SessionUser;
+  sessionId: string;
+  /** Epoch milliseconds; the connection is re-checked then and ended if the session is gone. */
+  sessionExpiresAt: number;
   /** Conversations this socket said it is typing in, to clear them when it disconnects. */
-  typingIn: Set<string>;
+  typingIn: string[];
 }
 
 export const conversationRoom = (conversationId: string) => `conversation:${conversationId}`;
 export const userRoom = (userId: string) => `user:${userId}`;
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;

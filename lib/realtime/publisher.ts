@@ -1,6 +1,6 @@
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import type { MessageDelta, TypingActor } from "./events";
+import type { MessageDelta, SessionEnded, TypingActor } from "./events";
 
 export interface MessageAudience {
   participantUserIds: string[];
@@ -15,6 +15,10 @@ export interface RealtimePublisher {
   /** To the conversation's room, and to these users' sidebars (agents at work show there too). */
   typing(conversationId: string, actor: TypingActor, typing: boolean, sidebarUserIds?: string[]): void;
   messageDelta(delta: MessageDelta): void;
+  /** A session ended: its sockets on every node are told why and disconnected. */
+  sessionEnded(sessionId: string, reason: SessionEnded["reason"]): void;
+  /** Tells this node's sockets to catch up from the database (broadcasts may have been lost). */
+  resync(): void;
   /** For /api/health: whether live updates are being served, and to how many sockets here. */
   status(): { state: "up" | "down"; connections: number };
 }
@@ -26,5 +30,7 @@ export const noopPublisher: RealtimePublisher = {
   conversationCreated: () => undefined,
   typing: () => undefined,
   messageDelta: () => undefined,
+  sessionEnded: () => undefined,
+  resync: () => undefined,
   status: () => ({ state: "down", connections: 0 }),
 };

@@ -5,19 +5,27 @@ export interface Health {
   status: "ok" | "degraded";
   database: { status: "up" | "down"; engine: string; error?: string };
   realtime: { status: "up" | "down"; connections: number };
+  /** The link between nodes: "unused" on a single node (no REDIS_URL). */
+  redis: "up" | "down" | "unused";
   version: string;
 }
 
 const DATABASE_TIMEOUT_MS = 2_000;
 
-/** Healthy means the database answers; realtime is reported but a web-only process is still useful. */
+/**
+ * Healthy means the database answers and, when several nodes are configured, Redis does too
+ * (without it, this node's broadcasts never reach the others). Realtime is reported, but a
+ * web-only process is still useful.
+ */
 export async function checkHealth(runtime: Runtime): Promise<Health> {
   const database = await pingDatabase(runtime);
   const realtime = runtime.realtime.status();
+  const redis = runtime.redisStatus();
   return {
-    status: database.status === "up" ? "ok" : "degraded",
+    status: database.status === "up" && redis !== "down" ? "ok" : "degraded",
     database,
     realtime: { status: realtime.state, connections: realtime.connections },
+    redis,
     version: packageJson.version,
   };
 }

@@ -29,6 +29,8 @@ export interface Runtime {
   turns: RunningTurns;
   /** Started by startChorus (and by tests that want agents to answer). */
   dispatcher: DispatchWorker | null;
+  /** The Redis link of a multi-node deployment, for /api/health. */
+  redisStatus(): "up" | "down" | "unused";
 }
 
 const globalKey = Symbol.for("chorus.runtime");
@@ -49,14 +51,17 @@ export function initRuntime(env: Env, db: Database): Promise<Runtime> {
 
 /** For tests: build a runtime around a database they opened. */
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
-  const auth = createAuth({
+  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, redisStatus: () => "unused" };
+  runtime.auth = createAuth({
     prisma: db.prisma,
     secret,
     baseURL: env.APP_URL ?? `http://localhost:${env.PORT}`,
     trustedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
+    trustedProxies: env.TRUST_PROXY,
     onUserCreated: (user) => joinDefaultProject(db.prisma, { userId: user.id }),
+    onSessionEnded: (session) => runtime.realtime.sessionEnded(session.id, "signed_out"),
   });
-  return { env, db, auth, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null };
+  return runtime;
 }
 
 /** Starts the worker that runs agent turns for this runtime's dispatches. */
@@ -106,7 +111,14 @@ export async function closeRuntime(): Promise<void> {
   if (!pending) return;
   delete holder[globalKey];
   const runtime = await pending.catch(() => undefined);
-  await runtime?.dispatcher?.stop();
+  await stopAgents(runtime);
   await runtime?.db.close();
+}
+
+/** No new turns; running ones give their dispatch back so another node answers at once. */
+export async function stopAgents(runtime: Runtime | undefined): Promise<void> {
+  const stopped = runtime?.dispatcher?.stop();
+  runtime?.turns.releaseAll();
+  await stopped;
 }
 

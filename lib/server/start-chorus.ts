@@ -1,35 +1,43 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "better-auth/node";
-import { getSessionUser } from "@/lib/auth/session-user";
+import { getUserSession } from "@/lib/auth/session-user";
 import type { Env } from "@/lib/config/env";
 import type { Database } from "@/lib/db/open-database";
+import { createRequestGuard } from "@/lib/http/guard-request";
 import { log } from "@/lib/log/logger";
 import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
 import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
-import { closeRuntime, initRuntime, startAgents } from "@/lib/runtime/runtime";
+import { closeRuntime, initRuntime, startAgents, stopAgents } from "@/lib/runtime/runtime";
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface ChorusServer {
   port: number;
+  /** Graceful: see docs/architecture.md, "Shutdown". */
   close(): Promise<void>;
 }
+
+/** How long shutdown waits for requests and socket events already being answered. */
+const DRAIN_MS = 3_000;
 
 /**
  * Composes one node: runtime (auth, seed), HTTP server, Socket.IO (with the Redis adapter when
  * REDIS_URL is set). `handle` is Next's request handler; without it only the auth API is served
- * (a realtime-only node, as the two-node test runs).
+ * (a realtime-only node, as the two-node test and the soak run).
  */
 export async function startChorus({ env, db, handle }: { env: Env; db: Database; handle?: RequestHandler }): Promise<ChorusServer> {
   const runtime = await initRuntime(env, db);
-  const redis = env.REDIS_URL ? await connectRedisAdapter(env.REDIS_URL) : null;
-  const httpServer = createServer(handle ?? toNodeHandler(runtime.auth));
+  const redis = env.REDIS_URL ? await connectRedisAdapter(env.REDIS_URL, { onReconnect: () => runtime.realtime.resync() }) : null;
+  if (redis) runtime.redisStatus = redis.status;
+  const requests = createRequestGuard({ trustedProxies: env.TRUST_PROXY });
+  const httpServer = createServer(requests.wrap(handle ?? toNodeHandler(runtime.auth)));
   const realtime = createRealtimeServer(httpServer, {
     prisma: db.prisma,
-    getSessionUser: (headers) => getSessionUser(runtime.auth, headers),
+    getSession: (headers) => getUserSession(runtime.auth, headers),
     allowedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
+    trustedProxies: env.TRUST_PROXY,
     adapter: redis?.adapter,
     wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds),
     stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
@@ -47,11 +55,18 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
   return {
     port,
     async close() {
-      runtime.realtime = noopPublisher;
+      // No new connections; what is being answered finishes and is announced while the
+      // sockets and the Redis link are still up.
       httpServer.close();
+      await Promise.all([requests.drain(DRAIN_MS), realtime.drain(DRAIN_MS)]);
+      // Running agent turns give their dispatch back: another node answers at once.
+      await stopAgents(runtime);
+      // Sockets go (recoverably): they reconnect to another node and catch up from the database.
       await realtime.close();
+      runtime.realtime = noopPublisher;
       await redis?.close();
       await closeRuntime();
+      httpServer.closeAllConnections();
     },
   };
 }

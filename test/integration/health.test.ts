@@ -15,6 +15,7 @@ describe("health", () => {
       status: "ok",
       database: { status: "up", engine: app.db.engine },
       realtime: { status: "up", connections: 0 },
+      redis: "unused",
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
     });
   });

@@ -3,9 +3,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "better-auth/node";
 import { io as connectSocket, type Socket } from "socket.io-client";
-import { getSessionUser } from "@/lib/auth/session-user";
+import { getUserSession } from "@/lib/auth/session-user";
 import { readEnv } from "@/lib/config/env";
 import type { Database } from "@/lib/db/open-database";
+import { createRequestGuard } from "@/lib/http/guard-request";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { createRuntimeFor, type Runtime } from "@/lib/runtime/runtime";
@@ -45,10 +46,11 @@ export class TestApp {
   /** Around a database the caller opened; close() closes it. `env` adds settings (e.g. OPENAI_BASE_URL). */
   static async create(db: Database, env: Record<string, string> = {}): Promise<TestApp> {
     const runtime = createRuntimeFor(db, readEnv({ NODE_ENV: "test", DATA_DIR: "/nonexistent", PORT: "0", ...env }));
-    const httpServer = createServer(toNodeHandler(runtime.auth));
+    const httpServer = createServer(createRequestGuard({ trustedProxies: runtime.env.TRUST_PROXY }).wrap(toNodeHandler(runtime.auth)));
     const realtime = createRealtimeServer(httpServer, {
       prisma: db.prisma,
-      getSessionUser: (headers) => getSessionUser(runtime.auth, headers),
+      getSession: (headers) => getUserSession(runtime.auth, headers),
+      trustedProxies: runtime.env.TRUST_PROXY,
       allowedOrigins: [],
       wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds),
       stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),

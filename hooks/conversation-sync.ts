@@ -1,0 +1,140 @@
+import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { Socket } from "socket.io-client";
+import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
+
+/** A catch-up not answered within this long is given up (its connection was lost) and asked again. */
+const ANSWER_TIMEOUT_MS = 10_000;
+
+/** A Socket.IO client of Chorus's events (the browser's socket, or a soak client's). */
+export type SyncSocket = Pick<Socket<ServerToClientEvents, ClientToServerEvents>, "connected" | "on" | "off" | "emit">;
+
+/** Where the conversation's messages are kept (React Query's cache in the browser). */
+export interface MessageStore {
+  /** Adds messages, each id once. */
+  add(messages: MessageDto[]): void;
+  /** Every seq held, in any order. */
+  seqs(): Iterable<number>;
+}
+
+export interface ConversationSyncOptions {
+  /** How often an open conversation checks the database for what broadcasts may have missed. */
+  checkEveryMs?: number;
+  /** Pause before asking again after a refused join or sync. */
+  retryMs?: number;
+}
+
+/**
+ * The highest seq held with nothing missing below it, down to the oldest page held. Seqs have no
+ * gaps in the database, so anything above this point that is not held was missed.
+ */
+export function contiguousSeq(seqs: Iterable<number>): number {
+  const sorted = [...new Set(seqs)].sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  let high = sorted[0]!;
+  for (const seq of sorted.slice(1)) {
+    if (seq !== high + 1) break;
+    high = seq;
+  }
+  return high;
+}
+
+/**
+ * Keeps one open conversation complete, whatever the network did: joins its room on every
+ * (re)connect, then catches up from the contiguous seq, page by page; a message that arrives
+ * more than one past that point means some were missed, and so does the server's hint after a
+ * Redis outage: both catch up. A periodic check covers broadcasts lost while nothing else
+ * arrives (a node's last moments before exit). The database is the truth; this asks it.
+ */
+export class ConversationSync {
+  /** When the catch-up in progress was asked for (0: none). Its answer is lost if the link drops. */
+  private catchingUpSince = 0;
+  /** Numbers each catch-up, so a late answer to an abandoned one is ignored. */
+  private requests = 0;
+  private again = false;
+  private stopped = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly socket: SyncSocket,
+    private readonly conversationId: string,
+    private readonly store: MessageStore,
+    private readonly options: ConversationSyncOptions = {},
+  ) {}
+
+  start(): void {
+    this.socket.on("message:created", this.onCreated);
+    this.socket.on("connect", this.join);
+    this.socket.on("sync:hint", this.catchUp);
+    if (this.socket.connected) this.join();
+    this.timer = setInterval(() => {
+      if (this.socket.connected) this.catchUp();
+    }, this.options.checkEveryMs ?? 15_000);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.retry);
+    this.socket.off("message:created", this.onCreated);
+    this.socket.off("connect", this.join);
+    this.socket.off("sync:hint", this.catchUp);
+    if (this.socket.connected) this.socket.emit("conversation:leave", { conversationId: this.conversationId }, () => undefined);
+  }
+
+  /** Messages that arrived another way (the send's own answer). */
+  received(messages: MessageDto[]): void {
+    this.store.add(messages);
+    if (messages.some((message) => message.seq > this.contiguous() + 1)) this.catchUp();
+  }
+
+  private contiguous(): number {
+    return contiguousSeq(this.store.seqs());
+  }
+
+  private readonly onCreated = (message: MessageDto) => {
+    if (message.conversationId === this.conversationId) this.received([message]);
+  };
+
+  private readonly join = () => {
+    // An answer still awaited went down with the old connection.
+    this.catchingUpSince = 0;
+    this.requests += 1;
+    this.socket.emit("conversation:join", { conversationId: this.conversationId }, (ack) => {
+      if ("data" in ack) this.catchUp();
+      else if (ack.error.code === "rate_limited" || ack.error.code === "internal") this.later(this.join);
+    });
+  };
+
+  /** One catch-up at a time; a request during one runs another right after it. */
+  private readonly catchUp = () => {
+    // Offline, the next connect joins and catches up.
+    if (this.stopped || !this.socket.connected) return;
+    if (this.catchingUpSince > 0 && Date.now() - this.catchingUpSince < ANSWER_TIMEOUT_MS) {
+      this.again = true;
+      return;
+    }
+    const request = ++this.requests;
+    this.catchingUpSince = Date.now();
+    this.again = false;
+    const afterSeq = this.contiguous();
+    this.socket.emit("sync:since", { conversationId: this.conversationId, afterSeq }, (ack) => {
+      if (request !== this.requests || this.catchingUpSince === 0) return;
+      this.catchingUpSince = 0;
+      if (!("data" in ack)) {
+        if (ack.error.code !== "forbidden" && ack.error.code !== "not_found") this.later(this.catchUp);
+        return;
+      }
+      this.store.add(ack.data.messages);
+      const progressed = this.contiguous() > afterSeq;
+      if (this.again || (progressed && !ack.data.complete)) this.catchUp();
+    });
+  };
+
+  private later(run: () => void): void {
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      if (!this.stopped && this.socket.connected) run();
+    }, this.options.retryMs ?? 1_000);
+  }
+}

@@ -1,0 +1,66 @@
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import type { z } from "zod";
+import type { Prisma } from "@/lib/db/open-database";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-request";
+import { log } from "@/lib/log/logger";
+import { nameSchema, passwordSchema, signInSchema, signUpSchema } from "./credentials";
+import { forgiveAttempt, retryAfterText, takeAttempt, type ThrottleKey } from "./sign-in-throttle";
+
+type Body = Record<string, unknown>;
+
+/** Fields of better-auth's endpoints that must follow the app's rules, by path. */
+const rules: Record<string, (body: Body) => Body> = {
+  "/sign-up/email": (body) => ({ ...body, ...parse(signUpSchema, body) }),
+  "/sign-in/email": (body) => ({ ...body, ...parse(signInSchema, body) }),
+  "/update-user": (body) => ({ ...body, ...(body.name === undefined ? {} : { name: parse(nameSchema, body.name) }) }),
+  "/change-password": (body) => ({ ...body, newPassword: parse(passwordSchema, body.newPassword) }),
+  "/reset-password": (body) => ({ ...body, newPassword: parse(passwordSchema, body.newPassword) }),
+};
+
+/**
+ * better-auth runs these hooks for its HTTP API and for `auth.api.*` calls alike, so the sign-in
+ * form and a script posting to /api/auth/sign-in/email meet the same validation and the same
+ * throttle: what the form refuses, the API refuses.
+ */
+export function authEntryHooks(prisma: Prisma) {
+  return {
+    before: createAuthMiddleware(async (ctx) => {
+      const rule = rules[ctx.path];
+      if (!rule) return;
+      const body = rule((ctx.body ?? {}) as Body);
+      const address = ctx.headers?.get(CLIENT_ADDRESS_HEADER) ?? undefined;
+      const keys = throttleKeys(ctx.path, String(body.email ?? ""), address);
+      if (keys.length > 0) {
+        const verdict = await takeAttempt(prisma, keys);
+        if (!verdict.allowed) {
+          log.warn("auth attempt throttled", { path: ctx.path, address, retryAfterS: verdict.retryAfterS });
+          throw new APIError("TOO_MANY_REQUESTS", {
+            message: `Too many attempts. Try again in ${retryAfterText(verdict.retryAfterS)}.`,
+            code: "TOO_MANY_ATTEMPTS",
+          }, { "retry-after": String(verdict.retryAfterS) });
+        }
+      }
+      return { context: { body } };
+    }),
+    after: createAuthMiddleware(async (ctx) => {
+      if (ctx.path !== "/sign-in/email" || !ctx.context.newSession) return;
+      await forgiveAttempt(prisma, { account: String((ctx.body as Body).email ?? ""), address: ctx.headers?.get(CLIENT_ADDRESS_HEADER) ?? undefined });
+    }),
+  };
+}
+
+function throttleKeys(path: string, email: string, address: string | undefined): ThrottleKey[] {
+  if (path !== "/sign-in/email") return [];
+  return [{ kind: "account", value: email }, ...(address ? [{ kind: "address" as const, value: address }] : [])];
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new APIError("BAD_REQUEST", {
+    message: issue?.message ?? "Invalid input.",
+    code: "INVALID_INPUT",
+    ...(issue && issue.path.length > 0 ? { field: issue.path.join(".") } : {}),
+  });
+}

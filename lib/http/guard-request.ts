@@ -1,0 +1,107 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { toErrorPayload, AppError } from "@/lib/errors/app-error";
+import { log } from "@/lib/log/logger";
+import { CLIENT_ADDRESS_HEADER, clientAddress, requestProtocol } from "./client-request";
+
+/** Larger bodies are refused before anything reads them (no route takes more yet). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded", "x-real-ip"];
+
+export interface RequestGuardOptions {
+  /** How many proxies in front of this node may be believed (TRUST_PROXY). */
+  trustedProxies: number;
+  maxBodyBytes?: number;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface RequestGuard {
+  /** Wraps the app's handler (Next's, or the auth API alone). */
+  wrap(handler: Handler): Handler;
+  /** Resolves when no request is being answered (or after `timeoutMs`): shutdown lets them finish. */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * The HTTP entry point every request passes first: the client's address is worked out once
+ * (and a client-sent copy of our header is dropped), forwarding headers are removed unless a
+ * proxy is trusted, oversized bodies get 413, and cookies are marked Secure when a trusted
+ * proxy says the browser used https.
+ */
+export function createRequestGuard({ trustedProxies, maxBodyBytes = MAX_BODY_BYTES }: RequestGuardOptions): RequestGuard {
+  let active = 0;
+  const idle: (() => void)[] = [];
+  const finished = () => {
+    active -= 1;
+    if (active === 0) idle.splice(0).forEach((resolve) => resolve());
+  };
+  return {
+    wrap: (handler) => (req, res) => {
+      const address = clientAddress(req.headers, req.socket.remoteAddress, trustedProxies);
+      if (trustedProxies <= 0) for (const name of FORWARDING_HEADERS) delete req.headers[name];
+      delete req.headers[CLIENT_ADDRESS_HEADER];
+      if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
+
+      if (tooLarge(req, maxBodyBytes)) return refuseTooLarge(req, res, maxBodyBytes);
+      if (requestProtocol(req.headers, trustedProxies) === "https") markCookiesSecure(res);
+      active += 1;
+      res.once("close", finished);
+      handler(req, res);
+    },
+    drain: (timeoutMs) =>
+      active === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, timeoutMs);
+            idle.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+  };
+}
+
+function tooLarge(req: IncomingMessage, maxBodyBytes: number): boolean {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > maxBodyBytes) return true;
+  if (req.headers["transfer-encoding"] === undefined) return false;
+  // A chunked body has no declared size: count it as it streams and cut it off past the limit.
+  let received = 0;
+  req.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > maxBodyBytes && !req.destroyed) {
+      log.warn("request body cut off: too large", { path: req.url, received });
+      req.destroy(new Error("Request body too large"));
+    }
+  });
+  return false;
+}
+
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): void {
+  log.warn("request refused: body too large", { path: req.url, contentLength: req.headers["content-length"] });
+  const megabytes = Math.round((maxBodyBytes / 1024 / 1024) * 10) / 10;
+  const error = new AppError("payload_too_large", `This request is too large: at most ${megabytes} MB can be sent at once.`);
+  res.writeHead(413, { "content-type": "application/json", connection: "close" });
+  res.end(JSON.stringify({ error: toErrorPayload(error) }));
+  // The body is not read: drop the connection once the answer is out.
+  res.on("finish", () => req.socket.destroySoon?.());
+}
+
+function markCookiesSecure(res: ServerResponse): void {
+  const secure = (value: string) => (/;\s*secure(\s*;|\s*$)/i.test(value) ? value : `${value}; Secure`);
+  const withSecure = (value: number | string | readonly string[]) =>
+    Array.isArray(value) ? value.map(secure) : typeof value === "string" ? secure(value) : value;
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (name, value) => setHeader(name, name.toLowerCase() === "set-cookie" ? withSecure(value) : value);
+  const appendHeader = res.appendHeader.bind(res);
+  res.appendHeader = (name, value) => appendHeader(name, name.toLowerCase() === "set-cookie" ? (withSecure(value) as string | string[]) : value);
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const headers = rest.find((part) => typeof part === "object" && part !== null && !Array.isArray(part)) as Record<string, string | string[]> | undefined;
+    for (const name of Object.keys(headers ?? {})) {
+      if (name.toLowerCase() === "set-cookie") headers![name] = withSecure(headers![name]!) as string | string[];
+    }
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+}

@@ -1,0 +1,123 @@
+import type { Socket } from "socket.io";
+import { z } from "zod";
+import { assertParticipant } from "@/lib/conversations/assert-participant";
+import { listMessagesSince } from "@/lib/conversations/list-messages";
+import { markRead } from "@/lib/conversations/mark-read";
+import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversations/message-input";
+import { sendMessage } from "@/lib/conversations/send-message";
+import type { Prisma } from "@/lib/db/open-database";
+import { AppError, toErrorPayload } from "@/lib/errors/app-error";
+import { log } from "@/lib/log/logger";
+import { EventBudget } from "./event-budget";
+import { conversationRoom, type Ack, type ClientToServerEvents, type InterServerEvents, type ServerToClientEvents, type SocketData } from "./events";
+import type { RealtimePublisher } from "./publisher";
+
+export type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export interface SocketHandlerDeps {
+  prisma: Prisma;
+  publisher(): RealtimePublisher;
+  wakeDispatcher?: (dispatchIds: string[]) => void;
+  /** Stops an agent turn here or, through the adapter, on the node running it. */
+  stopTurn(dispatchId: string): void;
+  /** Handlers still running, so shutdown can let them finish (and announce) before closing. */
+  inFlight: Set<Promise<unknown>>;
+}
+
+const joinSchema = z.object({ conversationId: conversationIdSchema });
+const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0) });
+const readSchema = z.object({ conversationId: conversationIdSchema, seq: z.number().int().min(0) });
+const stopSchema = z.object({ dispatchId: z.uuid({ error: "dispatchId must be a UUID." }) });
+
+/** Every client event of one socket: validated, rate-limited, authorised, acknowledged. */
+export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandlerDeps): void {
+  const { user } = socket.data;
+  const userId = user.id;
+  const actor = { kind: "user" as const, id: user.id, name: user.name };
+  const handle = handlerFor(socket, deps.inFlight, new EventBudget());
+
+  const setTyping = (conversationId: string, typing: boolean) => {
+    const others = socket.data.typingIn.filter((id) => id !== conversationId);
+    socket.data.typingIn = typing ? [...others, conversationId] : others;
+    socket.to(conversationRoom(conversationId)).emit("typing", { conversationId, actor, typing });
+  };
+
+  handle("conversation:join", joinSchema, async ({ conversationId }) => {
+    await assertParticipant(deps.prisma, { userId, conversationId });
+    await socket.join(conversationRoom(conversationId));
+    return { conversationId };
+  });
+
+  handle("conversation:leave", joinSchema, async ({ conversationId }) => {
+    await socket.leave(conversationRoom(conversationId));
+    return { conversationId };
+  });
+
+  handle("sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
+
+  handle("message:send", postMessageInputSchema, async (input) => {
+    const { message } = await sendMessage({ prisma: deps.prisma, publisher: deps.publisher(), wakeDispatcher: deps.wakeDispatcher }, { userId, input });
+    return message;
+  });
+
+  handle("agent:stop", stopSchema, async ({ dispatchId }) => {
+    const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { conversationId: true } });
+    if (!dispatch) throw new AppError("not_found", "That reply is no longer in progress.");
+    await assertParticipant(deps.prisma, { userId, conversationId: dispatch.conversationId });
+    deps.stopTurn(dispatchId);
+    return null;
+  });
+
+  handle("conversation:read", readSchema, async (payload) => {
+    const summary = await markRead(deps.prisma, { userId, ...payload });
+    deps.publisher().readUpdated(userId, summary);
+    return summary;
+  });
+
+  // Typing is ephemeral: never stored, only relayed to the room this socket has joined (joining
+  // already proved it is a participant).
+  handle("typing:start", joinSchema, async ({ conversationId }) => {
+    if (!socket.rooms.has(conversationRoom(conversationId))) throw new AppError("forbidden", "Join the conversation before typing in it.");
+    setTyping(conversationId, true);
+    return null;
+  });
+
+  handle("typing:stop", joinSchema, async ({ conversationId }) => {
+    if (socket.data.typingIn.includes(conversationId)) setTyping(conversationId, false);
+    return null;
+  });
+
+  socket.on("disconnecting", () => {
+    for (const conversationId of socket.data.typingIn) setTyping(conversationId, false);
+  });
+}
+
+/**
+ * Validates the payload, runs the handler and acknowledges `{ data }` or `{ error }`.
+ * A malformed payload or a missing ack callback never throws out of the socket.
+ */
+function handlerFor(socket: ChorusSocket, inFlight: Set<Promise<unknown>>, budget: EventBudget) {
+  return <Event extends keyof ClientToServerEvents, Input, Output>(event: Event, schema: z.ZodType<Input>, run: (input: Input) => Promise<Output>): void => {
+    socket.on(event, ((payload: unknown, ack: unknown) => {
+      const reply = typeof ack === "function" ? (ack as (result: Ack<Output>) => void) : () => undefined;
+      if (!budget.take()) {
+        reply({ error: toErrorPayload(new AppError("rate_limited", "Too many requests on this connection. Slow down and try again in a moment.")) });
+        return;
+      }
+      const parsed = schema.safeParse(payload);
+      if (!parsed.success) {
+        reply({ error: toErrorPayload(new AppError("bad_request", `Invalid ${event} payload: ${parsed.error.issues[0]?.message ?? "malformed"}`)) });
+        return;
+      }
+      const task = run(parsed.data).then(
+        (data) => reply({ data }),
+        (error: unknown) => {
+          if (!(error instanceof AppError)) log.error("socket handler failed", { event, userId: socket.data.user.id, error });
+          reply({ error: toErrorPayload(error) });
+        },
+      );
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+    }) as never);
+  };
+}
