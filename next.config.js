@@ -5,6 +5,8 @@ const nextConfig = {
   // instances with server.ts through globalThis.
   serverExternalPackages: ["tiktoken", "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "redis"],
   poweredByHeader: false,
+  // forbidden(): pages a user may not see answer 403, not 200 with "Forbidden" in the text.
+  experimental: { authInterrupts: true },
   // The dev server's HMR socket refuses hosts other than localhost unless listed; tests use 127.0.0.1.
   allowedDevOrigins: ["127.0.0.1", "localhost"],
 };

@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 const root = import.meta.dirname;
 
 export default defineConfig({
-  resolve: { alias: { "@": root } },
+  resolve: { alias: { "@": root, "server-only": path.join(root, "test/support/server-only.ts") } },
   test: {
     env: { NODE_ENV: "test" },
     projects: [

@@ -12,7 +12,7 @@ export type SyncSocket = Pick<Socket<ServerToClientEvents, ClientToServerEvents>
 export interface MessageStore {
   /** Adds messages, each id once. */
   add(messages: MessageDto[]): void;
-  /** Every seq held, in any order. */
+  /** Every seq held when syncing starts (pages loaded from the database are contiguous). */
   seqs(): Iterable<number>;
 }
 
@@ -50,6 +50,9 @@ export class ConversationSync {
   private catchingUpSince = 0;
   /** Numbers each catch-up, so a late answer to an abandoned one is ignored. */
   private requests = 0;
+  /** Everything up to here is held; `above` holds seqs past a gap. */
+  private high = 0;
+  private readonly above = new Set<number>();
   private again = false;
   private stopped = false;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -63,6 +66,7 @@ export class ConversationSync {
   ) {}
 
   start(): void {
+    this.high = contiguousSeq(this.store.seqs());
     this.socket.on("message:created", this.onCreated);
     this.socket.on("connect", this.join);
     this.socket.on("sync:hint", this.catchUp);
@@ -85,11 +89,19 @@ export class ConversationSync {
   /** Messages that arrived another way (the send's own answer). */
   received(messages: MessageDto[]): void {
     this.store.add(messages);
-    if (messages.some((message) => message.seq > this.contiguous() + 1)) this.catchUp();
+    if (this.advance(messages)) this.catchUp();
   }
 
-  private contiguous(): number {
-    return contiguousSeq(this.store.seqs());
+  /** The contiguous seq held so far. */
+  contiguous(): number {
+    return this.high;
+  }
+
+  /** Moves the contiguous point over what arrived; true when something above it is still missing. */
+  private advance(messages: MessageDto[]): boolean {
+    for (const message of messages) if (message.seq > this.high) this.above.add(message.seq);
+    while (this.above.delete(this.high + 1)) this.high += 1;
+    return this.above.size > 0;
   }
 
   private readonly onCreated = (message: MessageDto) => {
@@ -117,7 +129,7 @@ export class ConversationSync {
     const request = ++this.requests;
     this.catchingUpSince = Date.now();
     this.again = false;
-    const afterSeq = this.contiguous();
+    const afterSeq = this.high;
     this.socket.emit("sync:since", { conversationId: this.conversationId, afterSeq }, (ack) => {
       if (request !== this.requests || this.catchingUpSince === 0) return;
       this.catchingUpSince = 0;
@@ -126,7 +138,8 @@ export class ConversationSync {
         return;
       }
       this.store.add(ack.data.messages);
-      const progressed = this.contiguous() > afterSeq;
+      this.advance(ack.data.messages);
+      const progressed = this.high > afterSeq;
       if (this.again || (progressed && !ack.data.complete)) this.catchUp();
     });
   };

@@ -3,65 +3,31 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signOut } from "@/lib/auth/sign-in-out";
-import { channelNameSchema, roomSchema } from "@/lib/conversations/conversation-scope";
 import { addAgentToConversation } from "@/lib/conversations/add-agent-to-conversation";
-import { createChannel } from "@/lib/conversations/create-channel";
 import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversations/message-input";
-import { openAgentChat } from "@/lib/conversations/open-agent-chat";
-import { openDirectMessage } from "@/lib/conversations/open-direct-message";
-import { openRoom } from "@/lib/conversations/open-room";
+import { startConversation, startConversationSchema, type StartConversationInput } from "@/lib/conversations/start-conversation";
 import { sendMessage } from "@/lib/conversations/send-message";
 import { publicAction, userAction } from "@/lib/actions/safe-action";
+import { messaging } from "@/lib/runtime/runtime";
 
 const id = (what: string) => z.string().min(1, `Choose ${what}.`);
-
 export const postMessageAction = userAction("post-message", postMessageInputSchema, async (input, { runtime, user }) => {
-  const result = await sendMessage(
-    { prisma: runtime.db.prisma, publisher: runtime.realtime, wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds) },
-    { userId: user.id, input },
-  );
+  const result = await sendMessage(messaging(runtime), { userId: user.id, input });
   return { message: result.message, unknownMentions: result.unknownMentions };
 });
 
-export const createChannelAction = userAction(
-  "create-channel",
-  z.object({ projectId: id("a project"), name: channelNameSchema, agentIds: z.array(z.string()).max(20).default([]) }),
-  async (input, { runtime, user }) => {
-    const channel = await createChannel(runtime.db.prisma, { userId: user.id, ...input });
-    runtime.realtime.conversationCreated(channel.id, channel.participantUserIds);
-    return { conversationId: channel.id };
-  },
-);
+// The sidebar's forms each open one kind of conversation; the HTTP API opens any (POST /api/conversations).
+const start = (type: StartConversationInput["type"]) =>
+  userAction(
+    `open-${type}`,
+    z.preprocess((input) => ({ ...(typeof input === "object" ? input : {}), type }), startConversationSchema),
+    (input, { runtime, user }) => startConversation({ prisma: runtime.db.prisma, publisher: runtime.realtime }, { userId: user.id, input }),
+  );
 
-export const openDirectMessageAction = userAction(
-  "open-direct-message",
-  z.object({ projectId: id("a project"), otherUserId: id("a person") }),
-  async (input, { runtime, user }) => {
-    const { id: conversationId, created } = await openDirectMessage(runtime.db.prisma, { userId: user.id, ...input });
-    if (created) runtime.realtime.conversationCreated(conversationId, [user.id, input.otherUserId]);
-    return { conversationId };
-  },
-);
-
-export const openAgentChatAction = userAction(
-  "open-agent-chat",
-  z.object({ projectId: id("a project"), agentId: id("an agent") }),
-  async (input, { runtime, user }) => {
-    const { id: conversationId, created } = await openAgentChat(runtime.db.prisma, { userId: user.id, ...input });
-    if (created) runtime.realtime.conversationCreated(conversationId, [user.id]);
-    return { conversationId };
-  },
-);
-
-export const openRoomAction = userAction(
-  "open-room",
-  z.object({ projectId: id("a project"), room: roomSchema }),
-  async (input, { runtime, user }) => {
-    const { id: conversationId } = await openRoom(runtime.db.prisma, { userId: user.id, ...input });
-    runtime.realtime.conversationCreated(conversationId, [user.id]);
-    return { conversationId };
-  },
-);
+export const createChannelAction = start("channel");
+export const openDirectMessageAction = start("dm");
+export const openAgentChatAction = start("agent_dm");
+export const openRoomAction = start("room");
 
 export const addAgentToConversationAction = userAction(
   "add-agent-to-conversation",

@@ -30,6 +30,9 @@ export function UserMenu({ user, signOut }: { user: SessionUser; signOut: (input
               Manage agents
             </Link>
           )}
+          <Link href="/settings" role="menuitem" onClick={() => setOpen(false)} className="block rounded-md px-3 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+            Settings and API tokens
+          </Link>
           <button
             type="button"
             role="menuitem"

@@ -31,7 +31,11 @@ const envSchema = z.object({
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string };
+export type Env = z.infer<typeof envSchema> & {
+  dataDir: string;
+  /** Origins trusted besides a request's own: APP_URL's, behind a proxy. */
+  allowedOrigins: string[];
+};
 
 /** Parses process.env once; a bad value stops start-up with the variable's name and the problem. */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
@@ -40,5 +44,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  const allowedOrigins = parsed.data.APP_URL ? [new URL(parsed.data.APP_URL).origin] : [];
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR), allowedOrigins };
 }

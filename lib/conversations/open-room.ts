@@ -4,8 +4,9 @@ import { roomScope } from "./conversation-scope";
 import { findOrCreateConversation } from "./find-or-create-conversation";
 
 /**
- * The group conversation of a named room (e.g. "task:42"): the same room always returns the
- * same conversation, and whoever opens it joins it.
+ * The group conversation of a named room (e.g. "task:42", a page's own discussion): the same
+ * room always returns the same conversation. Any member of the project may open a room, and
+ * whoever opens it joins it (and so reads its history); people outside the project cannot.
  */
 export async function openRoom(prisma: Prisma, { userId, projectId, room }: { userId: string; projectId: string; room: string }) {
   await assertProjectMember(prisma, { userId, projectId });
@@ -17,6 +18,6 @@ export async function openRoom(prisma: Prisma, { userId, projectId, room }: { us
     title: room,
     parties: [{ userId }],
   });
-  await prisma.participant.createMany({ data: [{ conversationId: result.id, userId }], skipDuplicates: true });
-  return result;
+  const { count } = await prisma.participant.createMany({ data: [{ conversationId: result.id, userId }], skipDuplicates: true });
+  return { ...result, joined: result.created || count > 0 };
 }

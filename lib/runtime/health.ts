@@ -30,6 +30,10 @@ export async function checkHealth(runtime: Runtime): Promise<Health> {
   };
 }
 
+export function healthHttpStatus(health: Health): 200 | 503 {
+  return health.status === "ok" ? 200 : 503;
+}
+
 async function pingDatabase(runtime: Runtime): Promise<Health["database"]> {
   const engine = runtime.db.engine;
   let timer: NodeJS.Timeout | undefined;

@@ -49,6 +49,11 @@ export function initRuntime(env: Env, db: Database): Promise<Runtime> {
   return holder[globalKey];
 }
 
+/** For tests: route handlers called in the test's process use this runtime. */
+export function provideRuntime(runtime: Runtime): void {
+  (globalThis as GlobalWithRuntime)[globalKey] = Promise.resolve(runtime);
+}
+
 /** For tests: build a runtime around a database they opened. */
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
   const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, redisStatus: () => "unused" };
@@ -56,12 +61,17 @@ export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32
     prisma: db.prisma,
     secret,
     baseURL: env.APP_URL ?? `http://localhost:${env.PORT}`,
-    trustedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
+    trustedOrigins: env.allowedOrigins,
     trustedProxies: env.TRUST_PROXY,
     onUserCreated: (user) => joinDefaultProject(db.prisma, { userId: user.id }),
     onSessionEnded: (session) => runtime.realtime.sessionEnded(session.id, "signed_out"),
   });
   return runtime;
+}
+
+/** What posting needs from the runtime: every entry point (action, socket, HTTP API) posts alike. */
+export function messaging(runtime: Runtime) {
+  return { prisma: runtime.db.prisma, publisher: runtime.realtime, wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds) };
 }
 
 /** Starts the worker that runs agent turns for this runtime's dispatches. */

@@ -36,7 +36,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
   const realtime = createRealtimeServer(httpServer, {
     prisma: db.prisma,
     getSession: (headers) => getUserSession(runtime.auth, headers),
-    allowedOrigins: env.APP_URL ? [new URL(env.APP_URL).origin] : [],
+    allowedOrigins: env.allowedOrigins,
     trustedProxies: env.TRUST_PROXY,
     adapter: redis?.adapter,
     wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds),

@@ -2,8 +2,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getSessionUser, type SessionUser } from "@/lib/auth/session-user";
-import { AppError } from "@/lib/errors/app-error";
-import { getRuntime, type Runtime } from "@/lib/runtime/runtime";
+import { getRuntime } from "@/lib/runtime/runtime";
 
 export async function getCurrentUser(): Promise<SessionUser | null> {
   // headers() first: it marks the page dynamic before the build would open the database.
@@ -17,13 +16,4 @@ export async function requireCurrentUser(): Promise<SessionUser> {
   const user = await getCurrentUser();
   if (!user) redirect("/sign-in");
   return user;
-}
-
-/** For route handlers: the runtime and the signed-in user, or an `unauthorized` AppError. */
-export async function requireApiUser(): Promise<{ runtime: Runtime; user: SessionUser }> {
-  const requestHeaders = await headers();
-  const runtime = await getRuntime();
-  const user = await getSessionUser(runtime.auth, requestHeaders);
-  if (!user) throw new AppError("unauthorized", "Your session has expired. Sign in again.");
-  return { runtime, user };
 }

@@ -78,6 +78,11 @@ describe("agent turns", () => {
       author: { kind: "agent", id: tobyId, displayName: "Toby", handle: "toby" },
       metadata: { agentId: tobyId, agentDisplayName: "Toby", model: "gpt-4o-mini", provider: "openai", usage: { inputTokens: expect.any(Number), outputTokens: 4 } },
     });
+    // Stored replies say which message they answer, like the streamed deltas.
+    expect(forAlice.metadata.replyToMessageId).toBe(question.id);
+    expect(deltas[0]!.every((delta) => delta.replyToMessageId === question.id)).toBe(true);
+    const stored = await app.prisma.message.findUniqueOrThrow({ where: { id: forAlice.id } });
+    expect(stored.metadata).toMatchObject({ replyToMessageId: question.id });
     expect(forAlice.seq).toBeGreaterThan(question.seq);
     for (const seen of deltas) expect(seen.map((delta) => delta.text)).toEqual(["Let ", "me ", "check ", "that."]);
     expect(deltas[1]!.map((delta) => delta.index)).toEqual([0, 1, 2, 3]);

@@ -1,109 +1,71 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
-import pg from "pg";
-import { io as connectSocket } from "socket.io-client";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConversationSync, type MessageStore } from "@/hooks/conversation-sync";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { openDatabase, type Database } from "@/lib/db/open-database";
-import type { Ack, ConversationActivity } from "@/lib/realtime/events";
+import type { Ack, ConversationActivity, MessageDelta, SessionEnded } from "@/lib/realtime/events";
 import { postgresAdminUrl, postgresUrlFor } from "../support/database-mode";
 import { createProjectWithChannel } from "../support/fixtures";
+import { connectTo, scratchDatabase, signUpOn, startNode, startRedis, type NodeProcess } from "../support/node-process";
 import { emitWithAck, nextEvent, type ClientSocket } from "../support/test-app";
 
 /**
- * Two real server processes on different ports sharing one PostgreSQL and one Redis behave as
- * one: people connected to different nodes see each other's messages, typing and reads.
+ * Two real server processes on different ports sharing one PostgreSQL and one Redis (a Redis
+ * of this test's own, so it can be taken down) behave as one, and survive its faults.
  */
-const redisUrl = process.env.CHORUS_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-interface Node {
-  url: string;
-  process: ChildProcess;
-}
-
-function startNode(databaseUrl: string): Promise<Node> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/chorus-node.ts"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "test",
-        PORT: "0",
-        HOST: "127.0.0.1",
-        DATABASE_URL: databaseUrl,
-        REDIS_URL: redisUrl,
-        AUTH_SECRET: "two-nodes-share-this-secret-0123456789",
-        SEED_DEMO: "false",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const ready = /READY (\d+)/.exec(chunk.toString());
-      if (ready) resolve({ url: `http://127.0.0.1:${ready[1]}`, process: child });
-    });
-    child.on("exit", (code) => reject(new Error(`node exited with ${code}: ${stderr}`)));
-  });
-}
-
-async function signUp(node: Node, name: string): Promise<{ id: string; cookie: string }> {
-  const response = await fetch(`${node.url}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: node.url },
-    body: JSON.stringify({ name, email: `${name.toLowerCase()}.${randomUUID()}@example.test`, password: "two-nodes-1" }),
-  });
-  expect(response.status).toBe(200);
-  const cookie = response.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ");
-  return { id: ((await response.json()) as { user: { id: string } }).user.id, cookie };
-}
-
-function connect(node: Node, cookie: string): Promise<ClientSocket> {
-  const socket: ClientSocket = connectSocket(node.url, { transports: ["websocket"], reconnection: false, forceNew: true, extraHeaders: { cookie, origin: node.url } });
-  return new Promise((resolve, reject) => {
-    socket.once("connect", () => resolve(socket));
-    socket.once("connect_error", reject);
-  });
-}
+const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) => {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
 
 describe("two nodes over Redis", () => {
-  const database = `chorus_nodes_${randomBytes(5).toString("hex")}`;
   const sockets: ClientSocket[] = [];
-  let nodes: Node[] = [];
+  let nodes: NodeProcess[] = [];
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let database: Awaited<ReturnType<typeof scratchDatabase>>;
   let db: Database;
+  let projectId: string;
   let channelId: string;
 
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: postgresAdminUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
+  const track = (socket: ClientSocket) => (sockets.push(socket), socket);
+  const nodeA = () => nodes[0]!;
+  const nodeB = () => nodes[1]!;
+  const health = async (node: NodeProcess) => {
+    const response = await fetch(`${node.url}/api/health`);
+    return { status: response.status, body: (await response.json()) as { redis: string } };
   };
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${database}`);
+    database = await scratchDatabase(postgresAdminUrl, "chorus_nodes");
+    redis = await startRedis();
+    const env = { DATABASE_URL: postgresUrlFor(database.name), REDIS_URL: redis.url, OFFLINE_MODEL_DELAY_MS: "150" };
     // Both nodes migrate the empty database at the same moment: the migrator's lock serialises them.
-    nodes = await Promise.all([startNode(postgresUrlFor(database)), startNode(postgresUrlFor(database))]);
-    db = await openDatabase({ engine: "postgres", url: postgresUrlFor(database) }, { migrate: false });
-    channelId = (await createProjectWithChannel(db.prisma)).channel.id;
+    nodes = await Promise.all([startNode(env), startNode(env)]);
+    db = await openDatabase({ engine: "postgres", url: postgresUrlFor(database.name) }, { migrate: false });
+    const created = await createProjectWithChannel(db.prisma);
+    projectId = created.project.id;
+    channelId = created.channel.id;
   }, 90_000);
 
   afterAll(async () => {
     sockets.forEach((socket) => socket.disconnect());
-    nodes.forEach((node) => node.process.kill("SIGTERM"));
+    await Promise.all(nodes.map((node) => node.stop()));
     await db?.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await redis?.stop();
+    await database?.drop();
   });
 
   it("delivers messages, activity, typing and reads between people on different nodes", async () => {
-    const [nodeA, nodeB] = nodes as [Node, Node];
-    expect(nodeA.url).not.toBe(nodeB.url);
-    const alice = await signUp(nodeA, "Alice");
-    const bob = await signUp(nodeB, "Bob");
+    expect(nodeA().url).not.toBe(nodeB().url);
+    const alice = await signUpOn(nodeA().url, "Alice");
+    const bob = await signUpOn(nodeB().url, "Bob");
 
-    const aliceOnA = await connect(nodeA, alice.cookie);
-    const bobOnB = await connect(nodeB, bob.cookie);
-    const bobSidebarOnA = await connect(nodeA, bob.cookie);
-    sockets.push(aliceOnA, bobOnB, bobSidebarOnA);
+    const aliceOnA = track(await connectTo(nodeA().url, alice.cookie));
+    const bobOnB = track(await connectTo(nodeB().url, bob.cookie));
+    const bobSidebarOnA = track(await connectTo(nodeA().url, bob.cookie));
     await emitWithAck(aliceOnA, "conversation:join", { conversationId: channelId });
     await emitWithAck(bobOnB, "conversation:join", { conversationId: channelId });
 
@@ -123,4 +85,114 @@ describe("two nodes over Redis", () => {
     await emitWithAck(bobOnB, "conversation:read", { conversationId: channelId, seq: message.seq });
     expect(await readElsewhere).toMatchObject({ id: channelId, unread: 0, lastReadSeq: message.seq });
   });
+
+  it("recovers a dropped socket's state on the other node: it can type, drop and recover again", async () => {
+    const carol = await signUpOn(nodeA().url, "Carol");
+    const dave = await signUpOn(nodeB().url, "Dave");
+    const daveOnB = track(await connectTo(nodeB().url, dave.cookie));
+    await emitWithAck(daveOnB, "conversation:join", { conversationId: channelId });
+
+    let socket = track(await connectTo(nodeA().url, carol.cookie));
+    await emitWithAck(socket, "conversation:join", { conversationId: channelId });
+    await emitWithAck(socket, "typing:start", { conversationId: channelId });
+    for (const target of [nodeB(), nodeA()]) {
+      // Something arrives (it carries the offset to recover from), then the network drops.
+      const arrived = nextEvent(socket, "message:created");
+      await emitWithAck(daveOnB, "message:send", { conversationId: channelId, clientId: randomUUID(), content: `before the drop to ${target.url}` });
+      await arrived;
+      const { _pid: pid, _lastOffset: offset } = socket as unknown as { _pid: string; _lastOffset: string };
+      const previousId = socket.id;
+      socket.io.engine.close();
+      await until(() => socket.disconnected, "the drop");
+      // The node keeps the session in Redis as it notices the drop, a moment later.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      // A new client object, as a browser reconnecting to whichever node the balancer picks.
+      socket = track(await connectTo(target.url, carol.cookie, { auth: { pid, offset } }));
+      expect(socket.id).toBe(previousId); // the node restored the session from Redis
+      const typingSeen = nextEvent(daveOnB, "typing");
+      // The restored room (no join here) and typing state work: no "internal" error, no crash.
+      expect(await emitWithAck(socket, "typing:start", { conversationId: channelId })).toEqual({ data: null });
+      expect(await typingSeen).toMatchObject({ actor: { id: carol.id }, typing: true });
+    }
+    const stopped = nextEvent(daveOnB, "typing");
+    socket.disconnect();
+    expect(await stopped).toMatchObject({ actor: { id: carol.id }, typing: false });
+    expect(nodes.every((node) => node.child.exitCode === null)).toBe(true);
+    expect(nodes.map((node) => node.output()).join("")).not.toMatch(/not iterable|uncaught/i);
+  });
+
+  it("ends a session's sockets on both nodes when it signs out on one", async () => {
+    const erin = await signUpOn(nodeA().url, "Erin");
+    const onA = track(await connectTo(nodeA().url, erin.cookie));
+    const onB = track(await connectTo(nodeB().url, erin.cookie));
+    const endedOnB = nextEvent(onB, "session:ended");
+
+    const response = await fetch(`${nodeA().url}/api/auth/sign-out`, { method: "POST", headers: { cookie: erin.cookie, origin: nodeA().url, "content-type": "application/json" }, body: "{}" });
+    expect(response.status).toBe(200);
+
+    expect(await endedOnB).toEqual<SessionEnded>({ reason: "signed_out" });
+    await until(() => onA.disconnected && onB.disconnected, "both sockets to be disconnected");
+    await expect(connectTo(nodeB().url, erin.cookie)).rejects.toThrow(/signed out/i);
+  });
+
+  it("reports a Redis outage in /api/health and brings connected clients up to date when Redis is back", async () => {
+    const frank = await signUpOn(nodeA().url, "Frank");
+    const gina = await signUpOn(nodeB().url, "Gina");
+    const frankOnA = track(await connectTo(nodeA().url, frank.cookie));
+    const ginaOnB = track(await connectTo(nodeB().url, gina.cookie));
+    const held = new Map<string, MessageDto>();
+    const store: MessageStore = { add: (messages) => messages.forEach((message) => held.set(message.id, message)), seqs: () => [] };
+    // No periodic check in this test: only the server's hint can bring the lost message.
+    const sync = new ConversationSync(frankOnA, channelId, store, { checkEveryMs: 600_000 });
+    sync.start();
+    await until(() => held.size > 0, "Frank's first catch-up");
+    expect(await health(nodeA())).toMatchObject({ status: 200, body: { redis: "up" } });
+
+    await redis.stop();
+    await until(async () => (await health(nodeA())).status === 503, "health to report Redis down");
+    expect((await health(nodeA())).body.redis).toBe("down");
+    const sent = await emitWithAck<Ack<MessageDto>>(ginaOnB, "message:send", { conversationId: channelId, clientId: randomUUID(), content: "sent while Redis was down" });
+    const lost = (sent as { data: MessageDto }).data;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.has(lost.id)).toBe(false);
+
+    redis = await startRedis(redis.port);
+    await until(() => held.has(lost.id), "the message sent during the outage", 20_000);
+    expect(held.get(lost.id)).toEqual(lost);
+    await until(async () => (await health(nodeA())).status === 200, "health to report Redis up");
+    sync.stop();
+  }, 40_000);
+
+  it("exits 0 on SIGTERM within seconds, giving its running agent turn to the other node at once", async () => {
+    const agent = await db.prisma.agent.create({
+      data: { projectId, handle: "toby", displayName: "Toby", color: "#0ea5e9", systemPrompt: "You are Toby.", provider: "offline", model: "offline-1" },
+    });
+    await db.prisma.participant.create({ data: { conversationId: channelId, agentId: agent.id } });
+    const hana = await signUpOn(nodeA().url, "Hana");
+    const ivan = await signUpOn(nodeB().url, "Ivan");
+    const hanaOnA = track(await connectTo(nodeA().url, hana.cookie));
+    const ivanOnB = track(await connectTo(nodeB().url, ivan.cookie));
+    await emitWithAck(ivanOnB, "conversation:join", { conversationId: channelId });
+    const firstDelta = nextEvent(ivanOnB, "message:delta");
+    const reply = new Promise<MessageDto>((resolve) =>
+      ivanOnB.on("message:created", (message) => {
+        if (message.author.kind === "agent") resolve(message);
+      }),
+    );
+
+    // Posted on node A, so node A's worker takes the turn at once; the offline model paces it over seconds.
+    await emitWithAck(hanaOnA, "message:send", { conversationId: channelId, clientId: randomUUID(), content: "@toby what is new?" });
+    const { dispatchId } = (await firstDelta) as MessageDelta;
+
+    const stopped = await nodeA().stop();
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(5_000);
+    expect(nodeA().output()).not.toMatch(/took too long/);
+    // Released, not left to its 60-second lease: the other node answers within its poll.
+    const answered = await Promise.race([reply, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
+    expect(answered).toMatchObject({ author: { kind: "agent", id: agent.id }, metadata: { dispatchId, provider: "offline" } });
+    expect(await db.prisma.message.count({ where: { authorAgentId: agent.id } })).toBe(1);
+    expect(await db.prisma.dispatch.findUniqueOrThrow({ where: { id: dispatchId } })).toMatchObject({ status: "done", attempts: 1 });
+  }, 40_000);
 });

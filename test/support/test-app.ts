@@ -9,7 +9,7 @@ import type { Database } from "@/lib/db/open-database";
 import { createRequestGuard } from "@/lib/http/guard-request";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
-import { createRuntimeFor, type Runtime } from "@/lib/runtime/runtime";
+import { createRuntimeFor, provideRuntime, type Runtime } from "@/lib/runtime/runtime";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -56,6 +56,7 @@ export class TestApp {
       stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
     });
     runtime.realtime = realtime.publisher;
+    provideRuntime(runtime);
     await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
     const { port } = httpServer.address() as AddressInfo;
     return new TestApp(runtime, db, `http://127.0.0.1:${port}`, httpServer, realtime);
@@ -72,18 +73,25 @@ export class TestApp {
       asResponse: true,
     });
     const body = (await response.json()) as { user: { id: string } };
-    const cookie = response.headers
-      .getSetCookie()
-      .map((header) => header.split(";")[0])
-      .join("; ");
-    return { id: body.user.id, email, name, cookie };
+    return { id: body.user.id, email, name, cookie: sessionCookie(response) };
+  }
+
+  /** Another session for the same user (another browser): a cookie of its own. */
+  async signIn(user: TestUser): Promise<TestUser> {
+    const response = await this.runtime.auth.api.signInEmail({ body: { email: user.email, password: "correct-horse-1" }, asResponse: true });
+    return { ...user, cookie: sessionCookie(response) };
+  }
+
+  async signOut(user: TestUser): Promise<void> {
+    await this.runtime.auth.api.signOut({ headers: new Headers({ cookie: user.cookie }) });
   }
 
   /** A connected socket for this user; rejects with the server's refusal if it is refused. */
-  async connect(user: TestUser | null, options: { origin?: string } = {}): Promise<ClientSocket> {
+  async connect(user: TestUser | null, options: { origin?: string; reconnection?: boolean } = {}): Promise<ClientSocket> {
     const socket: ClientSocket = connectSocket(this.url, {
       transports: ["websocket"],
-      reconnection: false,
+      reconnection: options.reconnection ?? false,
+      reconnectionDelay: 50,
       forceNew: true,
       extraHeaders: { origin: options.origin ?? this.url, ...(user ? { cookie: user.cookie } : {}) },
     });
@@ -102,6 +110,13 @@ export class TestApp {
     this.httpServer.close();
     await this.db.close();
   }
+}
+
+function sessionCookie(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
 }
 
 /** Emits and resolves with the acknowledgement. */

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Forbidden } from "@/components/admin/forbidden";
+import { forbidden } from "next/navigation";
 import { AgentEnabledToggle } from "@/components/admin/agent-enabled-toggle";
 import { Avatar } from "@/components/ui/avatar";
 import { listAgents } from "@/lib/agents/manage-agents";
@@ -9,7 +9,7 @@ import { setAgentEnabledAction } from "./actions";
 
 export default async function AdminAgentsPage() {
   const user = await requireCurrentUser();
-  if (user.role !== "admin") return <Forbidden />;
+  if (user.role !== "admin") forbidden();
   const { db } = await getRuntime();
   const agents = await listAgents(db.prisma, { actor: user });
   return (

@@ -1,5 +1,4 @@
-import { notFound } from "next/navigation";
-import { Forbidden } from "@/components/admin/forbidden";
+import { forbidden, notFound } from "next/navigation";
 import { AgentForm } from "@/components/admin/agent-form";
 import { getAgent } from "@/lib/agents/manage-agents";
 import { AppError } from "@/lib/errors/app-error";
@@ -10,7 +9,7 @@ import { updateAgentAction } from "../actions";
 export default async function EditAgentPage({ params }: { params: Promise<{ agentId: string }> }) {
   const { agentId } = await params;
   const user = await requireCurrentUser();
-  if (user.role !== "admin") return <Forbidden />;
+  if (user.role !== "admin") forbidden();
   const { db, env } = await getRuntime();
   const agent = await getAgent(db.prisma, { actor: user, agentId }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();

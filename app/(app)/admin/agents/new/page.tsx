@@ -1,4 +1,4 @@
-import { Forbidden } from "@/components/admin/forbidden";
+import { forbidden } from "next/navigation";
 import { AgentForm } from "@/components/admin/agent-form";
 import { defaultContextSettings } from "@/lib/agents/agent-settings";
 import { getRuntime } from "@/lib/runtime/runtime";
@@ -21,7 +21,7 @@ const blank = {
 
 export default async function NewAgentPage() {
   const user = await requireCurrentUser();
-  if (user.role !== "admin") return <Forbidden />;
+  if (user.role !== "admin") forbidden();
   const { env } = await getRuntime();
   return (
     <div className="mx-auto max-w-3xl p-6">
