@@ -10,7 +10,8 @@ async function signInDemo(page: Page, email: string) {
 
 test("members and debug users get a forbidden page instead of the admin area", async ({ browser }) => {
   const mia = await newPerson(browser, "Mia");
-  await mia.page.goto("/admin/agents");
+  const response = await mia.page.goto("/admin/agents");
+  expect(response?.status()).toBe(403);
   await expect(mia.page.getByRole("heading", { name: "Forbidden" })).toBeVisible();
   await expect(mia.page.getByRole("link", { name: "New agent" })).toHaveCount(0);
   await mia.page.getByRole("button", { name: new RegExp(mia.user.name) }).click();
@@ -19,8 +20,10 @@ test("members and debug users get a forbidden page instead of the admin area", a
 
   const debugPage = await (await browser.newContext()).newPage();
   await signInDemo(debugPage, "debug@chorus.local");
-  await debugPage.goto("/admin/agents/new");
+  expect((await debugPage.goto("/admin/agents/new"))?.status()).toBe(403);
   await expect(debugPage.getByRole("heading", { name: "Forbidden" })).toBeVisible();
+  expect((await debugPage.goto("/no/such/page"))?.status()).toBe(404);
+  expect((await debugPage.goto(`/c/${crypto.randomUUID()}`))?.status()).toBe(404);
   await expect(debugPage.getByRole("form", { name: "Agent settings" })).toHaveCount(0);
 });
 

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MessageDto } from "@/lib/conversations/message-dto";
+import { memoryStore } from "@/test/support/message-store";
 import { contiguousSeq, ConversationSync, type MessageStore, type SyncSocket } from "./conversation-sync";
 
 const conversationId = "c1";
@@ -59,10 +60,6 @@ class FakeServerSocket extends EventEmitter {
   }
 }
 
-function memoryStore(initial: MessageDto[] = []): MessageStore & { held: Map<string, MessageDto> } {
-  const held = new Map(initial.map((item) => [item.id, item]));
-  return { held, add: (messages) => messages.forEach((item) => held.set(item.id, item)), seqs: () => [...held.values()].map((item) => item.seq) };
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 

@@ -1,24 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contiguousSeq, ConversationSync, type MessageStore } from "@/hooks/conversation-sync";
+import { contiguousSeq, ConversationSync } from "@/hooks/conversation-sync";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { postMessage } from "@/lib/conversations/post-message";
 import type { Ack, SessionEnded } from "@/lib/realtime/events";
 import { createProjectWithChannel } from "../support/fixtures";
+import { memoryStore } from "../support/message-store";
 import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "../support/test-app";
+import { until } from "../support/until";
 
-const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000) => {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
-function memoryStore(): MessageStore & { held: Map<string, MessageDto> } {
-  const held = new Map<string, MessageDto>();
-  return { held, add: (messages) => messages.forEach((message) => held.set(message.id, message)), seqs: () => [...held.values()].map((message) => message.seq) };
-}
 
 describe("realtime under faults and hostile clients", () => {
   let app: TestApp;

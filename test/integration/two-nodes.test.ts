@@ -1,25 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConversationSync, type MessageStore } from "@/hooks/conversation-sync";
+import { ConversationSync } from "@/hooks/conversation-sync";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { openDatabase, type Database } from "@/lib/db/open-database";
 import type { Ack, ConversationActivity, MessageDelta, SessionEnded } from "@/lib/realtime/events";
 import { postgresAdminUrl, postgresUrlFor } from "../support/database-mode";
 import { createProjectWithChannel } from "../support/fixtures";
 import { connectTo, scratchDatabase, signUpOn, startNode, startRedis, type NodeProcess } from "../support/node-process";
+import { memoryStore } from "../support/message-store";
 import { emitWithAck, nextEvent, type ClientSocket } from "../support/test-app";
+import { until } from "../support/until";
 
 /**
  * Two real server processes on different ports sharing one PostgreSQL and one Redis (a Redis
  * of this test's own, so it can be taken down) behave as one, and survive its faults.
  */
-const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) => {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 describe("two nodes over Redis", () => {
   const sockets: ClientSocket[] = [];
@@ -141,8 +136,8 @@ describe("two nodes over Redis", () => {
     const gina = await signUpOn(nodeB().url, "Gina");
     const frankOnA = track(await connectTo(nodeA().url, frank.cookie));
     const ginaOnB = track(await connectTo(nodeB().url, gina.cookie));
-    const held = new Map<string, MessageDto>();
-    const store: MessageStore = { add: (messages) => messages.forEach((message) => held.set(message.id, message)), seqs: () => [] };
+    const store = memoryStore();
+    const held = store.held;
     // No periodic check in this test: only the server's hint can bring the lost message.
     const sync = new ConversationSync(frankOnA, channelId, store, { checkEveryMs: 600_000 });
     sync.start();
