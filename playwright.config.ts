@@ -43,7 +43,8 @@ export default defineConfig({
     command: `rm -rf "${dataDir}" && ${serve}`,
     url: `${baseURL}/api/health`,
     timeout: 240_000,
-    reuseExistingServer: false,
+    // E2E_REUSE=1 runs against a server already listening on the port (iterating on a spec).
+    reuseExistingServer: Boolean(process.env.E2E_REUSE),
     stdout: "ignore",
     stderr: "pipe",
     env: {

@@ -4,7 +4,7 @@ export default function ErrorBoundary({ error, reset }: { error: Error & { diges
   return (
     <main className="flex min-h-full flex-col items-center justify-center gap-3 p-8 text-center" role="alert">
       <h1 className="text-2xl font-bold">Something went wrong</h1>
-      <p className="text-slate-600 dark:text-slate-400">
+      <p className="text-muted">
         This part of Chorus failed to load. Your messages are safe.
         {error.digest && <span className="block text-xs">Reference: {error.digest}</span>}
       </p>

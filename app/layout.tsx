@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/components/providers/query-provider";
-import "highlight.js/styles/github.css";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -90,8 +90,14 @@ test("an admin creates an agent (fixing field errors first), edits it, adds it t
   await conversation.send("general", `@${handle} what is over the hill?`);
   await expect(conversation.messages().getByRole("listitem", { name: `Messages from ${name}` })).toContainText(`You said: "@${handle} what is over the hill?"`);
 
+  // Someone else has Chorus open: the new agent is in their sidebar, and leaves it without a reload.
+  const member = await newPerson(browser, "Watcher");
+  const agentEntry = member.conversation.sidebar().getByRole("button", { name: `${name}: start a chat` });
+  await expect(agentEntry).toBeVisible();
+
   await page.goto("/admin/agents");
   await row.getByRole("button", { name: `Disable ${name}` }).click();
+  await expect(agentEntry).toHaveCount(0);
   await expect(row).toContainText("Disabled");
   await expect(row.getByRole("button", { name: `Enable ${name}` })).toBeVisible();
 

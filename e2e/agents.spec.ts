@@ -32,7 +32,7 @@ test("a message without a mention gets no agent reply, the next mention does", a
 
 test("an agent chat answers every message", async ({ browser }) => {
   const alice = await newPerson(browser, "Alice");
-  await alice.conversation.sidebar().getByRole("button", { name: "Chat with Sage" }).click();
+  await alice.conversation.sidebar().getByRole("button", { name: "Sage: start a chat" }).click();
   await expect(alice.page.getByRole("heading", { name: "Sage", exact: true })).toBeVisible();
 
   await alice.conversation.dmComposer("Sage").fill("hello there");

@@ -32,6 +32,10 @@ test("sign-in errors do not say whether the email or the password was wrong", as
   await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong email or password.");
   await new AuthPage(page).signIn({ email: "nobody@example.test", password: user.password });
   await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong email or password.");
+  // A malformed email is a field error, not a wrong password.
+  await new AuthPage(page).signIn({ email: "not-an-email", password: user.password });
+  await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
 });
 
 test("sign-up shows field errors for a taken email and a weak password", async ({ page }) => {
@@ -42,6 +46,10 @@ test("sign-up shows field errors for a taken email and a weak password", async (
 
   await new AuthPage(page).signUp({ ...user, name: "Dave Again" });
   await expect(page.getByText("An account with this email already exists. Sign in instead.")).toBeVisible();
+  // The way out is a link, and the keyboard is already on the field to fix.
+  await expect(page.getByLabel("Email")).toBeFocused();
+  await page.getByRole("link", { name: "Sign in instead." }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
 
   await new AuthPage(page).signUp({ ...uniqueUser("Erin"), password: "password" });
   await expect(page.getByText("Too weak: mix letters with at least one number or symbol.")).toBeVisible();

@@ -39,7 +39,7 @@ export class ConversationPage {
 
   async startDirectMessage(name: string) {
     await this.sidebar().getByRole("button", { name: "New direct message" }).click();
-    await this.sidebar().getByRole("group", { name: "Start a direct message with" }).getByRole("button", { name: new RegExp(`^${name} @`) }).click();
+    await this.sidebar().getByRole("menu", { name: "Start a direct message with" }).getByRole("menuitem", { name: new RegExp(`^${name} @`) }).click();
     await expect(this.page.getByRole("heading", { name })).toBeVisible();
   }
 

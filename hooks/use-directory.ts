@@ -1,8 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { queryKeys } from "./query-keys";
+import { getSocket } from "./use-socket";
 
 async function fetchDirectory(): Promise<ProjectDirectory | null> {
   const response = await fetch("/api/directory");
@@ -11,8 +13,18 @@ async function fetchDirectory(): Promise<ProjectDirectory | null> {
   return body.data;
 }
 
-/** People join at any time: the list is refetched whenever a picker asks for it. */
+/**
+ * The project's people and agents. People join at any time (a picker refetches when it opens);
+ * agents an admin adds, changes or disables are announced, and the list follows at once.
+ */
 export function useDirectory(initial: ProjectDirectory | null) {
   const query = useQuery({ queryKey: queryKeys.directory(), queryFn: fetchDirectory, initialData: initial });
-  return { directory: query.data, refresh: () => void query.refetch() };
+  const { refetch } = query;
+  useEffect(() => {
+    const socket = getSocket();
+    const onChanged = () => void refetch();
+    socket.on("directory:changed", onChanged);
+    return () => void socket.off("directory:changed", onChanged);
+  }, [refetch]);
+  return { directory: query.data, refresh: () => void refetch() };
 }

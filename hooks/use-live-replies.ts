@@ -7,6 +7,8 @@ import { getSocket } from "./use-socket";
 
 export interface LiveReply {
   dispatchId: string;
+  /** The message being answered: its author may stop the reply. */
+  replyToMessageId: string;
   agent: MessageDelta["agent"];
   text: string;
 }
@@ -16,7 +18,7 @@ export interface LiveReply {
  * the persisted message when it arrives.
  */
 export function useLiveReplies(conversationId: string) {
-  const [replies, setReplies] = useState<Map<string, { agent: MessageDelta["agent"]; pieces: string[] }>>(() => new Map());
+  const [replies, setReplies] = useState<Map<string, { agent: MessageDelta["agent"]; replyToMessageId: string; pieces: string[] }>>(() => new Map());
 
   useEffect(() => {
     const socket = getSocket();
@@ -24,11 +26,11 @@ export function useLiveReplies(conversationId: string) {
       if (delta.conversationId !== conversationId) return;
       setReplies((current) => {
         const next = new Map(current);
-        const entry = next.get(delta.dispatchId) ?? { agent: delta.agent, pieces: [] };
+        const entry = next.get(delta.dispatchId) ?? { agent: delta.agent, replyToMessageId: delta.replyToMessageId, pieces: [] };
         // A first piece again: the turn was retried (its node shut down), so it starts over.
         const pieces = delta.index === 0 ? [] : [...entry.pieces];
         pieces[delta.index] = delta.text;
-        next.set(delta.dispatchId, { agent: entry.agent, pieces });
+        next.set(delta.dispatchId, { ...entry, pieces });
         return next;
       });
     };
@@ -55,6 +57,6 @@ export function useLiveReplies(conversationId: string) {
   }, [conversationId]);
 
   const stop = (dispatchId: string) => getSocket().emit("agent:stop", { dispatchId }, () => undefined);
-  const live: LiveReply[] = [...replies].map(([dispatchId, entry]) => ({ dispatchId, agent: entry.agent, text: entry.pieces.join("") }));
+  const live: LiveReply[] = [...replies].map(([dispatchId, entry]) => ({ dispatchId, replyToMessageId: entry.replyToMessageId, agent: entry.agent, text: entry.pieces.join("") }));
   return { live, stop };
 }

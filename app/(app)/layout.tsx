@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { AppShell } from "@/components/shell/app-shell";
 import { Sidebar } from "@/components/shell/sidebar";
 import { listConversations } from "@/lib/conversations/list-conversations";
 import { getProjectDirectory } from "@/lib/projects/project-directory";
@@ -14,14 +15,17 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
     getProjectDirectory(db.prisma, { userId: user.id }),
   ]);
   return (
-    <div className="flex h-full">
-      <Sidebar
-        user={user}
-        initialConversations={conversations}
-        initialDirectory={directory}
-        actions={{ createChannel: createChannelAction, openDirectMessage: openDirectMessageAction, openAgentChat: openAgentChatAction, signOut: signOutAction }}
-      />
-      <main className="min-w-0 flex-1">{children}</main>
-    </div>
+    <AppShell
+      sidebar={
+        <Sidebar
+          user={user}
+          initialConversations={conversations}
+          initialDirectory={directory}
+          actions={{ createChannel: createChannelAction, openDirectMessage: openDirectMessageAction, openAgentChat: openAgentChatAction, signOut: signOutAction }}
+        />
+      }
+    >
+      {children}
+    </AppShell>
   );
 }

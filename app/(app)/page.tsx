@@ -11,7 +11,7 @@ export default async function HomePage() {
   const first = conversations.find((conversation) => conversation.key === "global" && conversation.title === "general") ?? conversations[0];
   if (first) redirect(`/c/${first.id}`);
   return (
-    <div className="flex h-full items-center justify-center p-8 text-center text-slate-600 dark:text-slate-400">
+    <div className="flex h-full items-center justify-center p-8 text-center text-muted">
       <p>You are not in any conversation yet. Ask an admin to add you to a project.</p>
     </div>
   );

@@ -28,11 +28,11 @@ export function AgentEnabledToggle({
   };
   return (
     <>
-      <button type="button" onClick={() => void toggle()} disabled={busy} className="text-brand-600 hover:underline disabled:opacity-50">
+      <button type="button" onClick={() => void toggle()} disabled={busy} className="text-link hover:underline disabled:opacity-50">
         {enabled ? `Disable` : `Enable`}
         <span className="sr-only"> {name}</span>
       </button>
-      {error && <span role="alert" className="block text-xs text-red-600">{error}</span>}
+      {error && <span role="alert" className="block text-xs text-danger">{error}</span>}
     </>
   );
 }

@@ -131,7 +131,7 @@ export function AgentForm({
       )}
       {sections.map((section) => (
         <fieldset key={section.title} className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 text-sm font-semibold uppercase text-slate-500">{section.title}</legend>
+          <legend className="mb-2 text-sm font-semibold uppercase text-muted">{section.title}</legend>
           {section.fields.map((field) => {
             const error = errors?.fields?.[field.name];
             const hintId = `${field.name}-hint`;
@@ -146,9 +146,9 @@ export function AgentForm({
                 </label>
                 <FieldInput field={field} value={values[field.name] ?? ""} onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))} describedBy={error || hint ? hintId : undefined} invalid={Boolean(error)} />
                 {error ? (
-                  <p id={hintId} className="mt-1 text-xs text-red-600">{error}</p>
+                  <p id={hintId} className="mt-1 text-xs text-danger">{error}</p>
                 ) : (
-                  hint && <p id={hintId} className="mt-1 text-xs text-slate-500">{hint}</p>
+                  hint && <p id={hintId} className="mt-1 text-xs text-muted">{hint}</p>
                 )}
               </div>
             );
@@ -159,7 +159,7 @@ export function AgentForm({
         <button type="submit" disabled={busy} className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
           {busy ? "Saving…" : submitLabel}
         </button>
-        <button type="button" onClick={() => router.push("/admin/agents")} className="text-sm text-slate-500 underline">
+        <button type="button" onClick={() => router.push("/admin/agents")} className="text-sm text-muted underline">
           Cancel
         </button>
       </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useEffect, useRef, type ReactNode } from "react";
 import type { ErrorPayload } from "@/lib/errors/app-error";
 
 export interface AuthFormState {
@@ -24,12 +24,31 @@ export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action
   const text = copy[mode];
   const fieldError = (name: string) => state.error?.fields?.[name];
   const formError = state.error && !state.error.fields ? state.error.message : null;
+  const form = useRef<HTMLFormElement>(null);
+  // An email already taken at sign-up: the way out is a link, not just words.
+  const emailError: ReactNode =
+    mode === "sign-up" && state.error?.code === "conflict" ? (
+      <>
+        An account with this email already exists.{" "}
+        <Link href="/sign-in" className="font-semibold underline">
+          Sign in instead.
+        </Link>
+      </>
+    ) : (
+      fieldError("email")
+    );
+
+  // After a refused submit, the keyboard lands on the first field to fix (or the form's error).
+  useEffect(() => {
+    if (!state.error) return;
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]')?.focus();
+  }, [state]);
 
   return (
-    <form action={formAction} noValidate className="space-y-4">
+    <form ref={form} action={formAction} noValidate className="space-y-4">
       <h1 className="text-xl font-semibold">{text.title}</h1>
       {mode === "sign-up" && <Field name="name" label="Name" autoComplete="name" defaultValue={state.values.name} error={fieldError("name")} />}
-      <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={state.values.email} error={fieldError("email")} />
+      <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={state.values.email} error={emailError} />
       <Field
         name="password"
         label="Password"
@@ -38,7 +57,7 @@ export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action
         error={fieldError("password")}
       />
       {formError && (
-        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+        <p role="alert" tabIndex={-1} className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
           {formError}
         </p>
       )}
@@ -49,9 +68,9 @@ export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action
       >
         {pending ? "Please wait…" : text.submit}
       </button>
-      <p className="text-center text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-center text-sm text-muted">
         {text.other}{" "}
-        <Link href={text.otherHref} className="font-semibold text-brand-600 hover:underline">
+        <Link href={text.otherHref} className="font-semibold text-link hover:underline">
           {text.otherLink}
         </Link>
       </p>
@@ -62,7 +81,7 @@ export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action
 interface FieldProps {
   name: string;
   label: string;
-  error?: string;
+  error?: ReactNode;
   type?: string;
   autoComplete?: string;
   defaultValue?: string;
@@ -77,11 +96,11 @@ function Field({ name, label, error, ...input }: FieldProps) {
         name={name}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
-        className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 outline-none focus:border-brand-500 aria-invalid:border-red-500 dark:border-slate-700 dark:bg-slate-950"
+        className="w-full rounded-lg border border-slate-400 bg-white px-3 py-2 focus:border-brand-600 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-950"
         {...input}
       />
       {error && (
-        <span id={errorId} className="mt-1 block text-sm text-red-600 dark:text-red-400">
+        <span id={errorId} className="mt-1 block text-sm text-danger">
           {error}
         </span>
       )}

@@ -5,13 +5,14 @@ import { useState } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { Avatar } from "@/components/ui/avatar";
+import { useMenu } from "@/components/ui/use-menu";
 
 export type AddAgentAction = (input: unknown) => Promise<ActionResult<unknown>>;
 
 /** Brings another agent of the project into a group conversation. */
 export function AddAgentMenu({ conversationId, agents, addAgent }: { conversationId: string; agents: ProjectDirectory["agents"]; addAgent: AddAgentAction }) {
   const router = useRouter();
-  const [open, setOpen] = useState(false);
+  const { open, close, triggerProps, menuProps } = useMenu();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -21,7 +22,7 @@ export function AddAgentMenu({ conversationId, agents, addAgent }: { conversatio
     setBusy(false);
     if ("error" in result) return setError(result.error.message);
     setError(null);
-    setOpen(false);
+    close(true);
     router.refresh();
   };
 
@@ -29,16 +30,14 @@ export function AddAgentMenu({ conversationId, agents, addAgent }: { conversatio
     <div className="relative">
       <button
         type="button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen((value) => !value)}
-        className="rounded-md border border-slate-300 px-2 py-1 text-xs font-semibold text-slate-600 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800"
+        {...triggerProps}
+        className="rounded-md border border-slate-400 px-2 py-1 text-xs font-semibold text-muted-strong hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
       >
         Add agent
       </button>
       {open && (
-        <div role="menu" aria-label="Agents to add" className="absolute right-0 top-full z-10 mt-1 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-          {agents.length === 0 && <p className="px-3 py-1.5 text-xs text-slate-500">Every agent of the project is already here.</p>}
+        <div {...menuProps} aria-label="Agents to add" className="absolute right-0 top-full z-10 mt-1 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          {agents.length === 0 && <p className="px-3 py-1.5 text-xs text-muted">Every agent of the project is already here.</p>}
           {agents.map((agent) => (
             <button
               key={agent.id}
@@ -46,13 +45,17 @@ export function AddAgentMenu({ conversationId, agents, addAgent }: { conversatio
               role="menuitem"
               disabled={busy}
               onClick={() => void add(agent.id)}
-              className="flex w-full items-center gap-2 rounded-md px-3 py-1.5 text-left text-sm hover:bg-slate-100 disabled:opacity-50 dark:hover:bg-slate-800"
+              className="flex w-full items-center gap-2 rounded-md px-3 py-1.5 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 disabled:opacity-50 dark:hover:bg-slate-800 dark:focus:bg-slate-800"
             >
               <Avatar name={agent.displayName} colour={agent.color} size="xs" />
-              {agent.displayName} <span className="text-xs text-slate-500">@{agent.handle}</span>
+              {agent.displayName} <span className="text-xs text-muted">@{agent.handle}</span>
             </button>
           ))}
-          {error && <p role="alert" className="px-3 py-1 text-xs text-red-600">{error}</p>}
+          {error && (
+            <p role="alert" className="px-3 py-1 text-xs text-danger">
+              {error}
+            </p>
+          )}
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from "react";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import { MAX_MESSAGE_BYTES } from "@/lib/conversations/message-input";
 import { insertMention, mentionQueryAt } from "./mention-query";
@@ -11,6 +11,8 @@ interface ComposerProps {
   onSend: (content: string) => void;
   onTyping: () => void;
   hint?: string | null;
+  /** The text box, for the conversation to focus when it opens. */
+  inputRef?: RefObject<HTMLTextAreaElement | null>;
 }
 
 const encoder = new TextEncoder();
@@ -19,12 +21,13 @@ const encoder = new TextEncoder();
  * Enter sends, Shift+Enter starts a new line; typing @ offers the participants. Empty text and
  * text over the size limit are not sent (the server refuses them too).
  */
-export function Composer({ label, participants, onSend, onTyping, hint }: ComposerProps) {
+export function Composer({ label, participants, onSend, onTyping, hint, inputRef }: ComposerProps) {
   const [text, setText] = useState("");
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
-  const input = useRef<HTMLTextAreaElement>(null);
+  const ownInput = useRef<HTMLTextAreaElement>(null);
+  const input = inputRef ?? ownInput;
 
   const query = dismissed ? null : mentionQueryAt(text, caret);
   const options = query ? participants.filter((p) => p.handle.startsWith(query.query) || p.name.toLowerCase().startsWith(query.query)).slice(0, 6) : [];
@@ -68,9 +71,9 @@ export function Composer({ label, participants, onSend, onTyping, hint }: Compos
   };
 
   return (
-    <form onSubmit={submit} className="relative border-t border-slate-200 p-3 dark:border-slate-800">
+    <form onSubmit={submit} className="relative border-t border-slate-200 p-2 sm:p-3 dark:border-slate-800">
       {options.length > 0 && (
-        <ul role="listbox" id="mention-options" aria-label="Mention someone" className="absolute bottom-full left-3 mb-1 w-72 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <ul role="listbox" id="mention-options" aria-label="Mention someone" className="absolute bottom-full left-3 mb-1 w-72 max-w-[calc(100%-1.5rem)] rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           {options.map((participant, index) => (
             <li
               key={participant.id}
@@ -84,13 +87,13 @@ export function Composer({ label, participants, onSend, onTyping, hint }: Compos
               className="flex cursor-pointer items-center gap-2 rounded-md px-2 py-1 text-sm aria-selected:bg-brand-50 dark:aria-selected:bg-slate-800"
             >
               <span className="font-medium">{participant.name}</span>
-              <span className="text-slate-500">@{participant.handle}</span>
-              {participant.kind === "agent" && <span className="ml-auto text-[10px] font-semibold uppercase text-brand-600">agent</span>}
+              <span className="text-muted">@{participant.handle}</span>
+              {participant.kind === "agent" && <span className="ml-auto text-[10px] font-semibold uppercase text-link">agent</span>}
             </li>
           ))}
         </ul>
       )}
-      <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 focus-within:border-brand-500 dark:border-slate-700 dark:bg-slate-900">
+      <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 focus-within:border-brand-600 focus-within:ring-2 focus-within:ring-brand-600/40 dark:border-slate-600 dark:bg-slate-900">
         <textarea
           ref={input}
           aria-label={label}
@@ -109,7 +112,7 @@ export function Composer({ label, participants, onSend, onTyping, hint }: Compos
           }}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
-          className="max-h-48 min-h-[1.5rem] flex-1 resize-none bg-transparent text-slate-900 outline-none placeholder:text-slate-400 dark:text-slate-100"
+          className="max-h-48 min-h-[1.5rem] min-w-0 flex-1 resize-none bg-transparent text-slate-900 outline-none placeholder:text-slate-500 dark:text-slate-100 dark:placeholder:text-slate-400"
         />
         <button
           type="submit"
@@ -120,7 +123,7 @@ export function Composer({ label, participants, onSend, onTyping, hint }: Compos
         </button>
       </div>
       {tooLong && (
-        <p role="alert" className="mt-1 text-xs text-red-600">
+        <p role="alert" className="mt-1 text-xs text-danger">
           Too long: {bytes.toLocaleString("en")} bytes; messages can be at most 16 KB ({MAX_MESSAGE_BYTES.toLocaleString("en")} bytes).
         </p>
       )}

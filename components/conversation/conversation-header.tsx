@@ -17,13 +17,13 @@ export function ConversationHeader({
   const prefix = conversation.type === "group" ? "# " : "";
   const agents = participants.filter((participant) => participant.kind === "agent");
   return (
-    <header className="flex items-center gap-3 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
-      <h1 className="text-lg font-semibold text-slate-900 dark:text-slate-100">
+    <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-3 py-2 sm:px-4 sm:py-3 dark:border-slate-800">
+      <h1 id="conversation-title" tabIndex={-1} className="min-w-0 truncate text-lg font-semibold text-slate-900 outline-none dark:text-slate-100">
         {prefix}
         {conversation.title}
       </h1>
-      {conversation.type === "agent_dm" && <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-brand-700">agent</span>}
-      <p className="ml-auto text-sm text-slate-500" data-testid="participants-summary">
+      {conversation.type === "agent_dm" && <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">agent</span>}
+      <p className="ml-auto min-w-0 truncate text-sm text-muted" data-testid="participants-summary">
         {participants.length} participants
         {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}${agent.disabled ? " (disabled)" : ""}`).join(", ")}`}
       </p>

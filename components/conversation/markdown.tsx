@@ -1,33 +1,67 @@
+import { isValidElement, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { CodeBlock } from "./code-block";
+import { remarkMentions, type MentionHandles } from "./remark-mentions";
+
+const noMentions: MentionHandles = { known: new Set(), mine: null };
+
+/** The language of a fenced block, from its <code class="language-ts">. */
+function languageOf(children: ReactNode): string | null {
+  const code = Array.isArray(children) ? children[0] : children;
+  if (!isValidElement<{ className?: string }>(code)) return null;
+  return /language-([\w+#-]+)/.exec(code.props.className ?? "")?.[1] ?? null;
+}
 
 // react-markdown renders no raw HTML (it shows as text) and its default URL transform drops
 // javascript: and other unsafe links, so message text can never run script.
 const components: Components = {
   a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-brand-600 underline dark:text-brand-100">
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-link underline">
       {children}
     </a>
   ),
-  pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded-lg bg-slate-100 p-3 text-sm dark:bg-slate-900">{children}</pre>,
+  pre: ({ children }) => <CodeBlock language={languageOf(children)}>{children}</CodeBlock>,
   // Inline code gets a chip; code inside a block (highlighted, class "hljs") keeps the block's look.
   code: ({ className, children }) =>
     className?.includes("hljs") ? (
-      <code className={`${className} !bg-transparent !p-0 font-mono`}>{children}</code>
+      <code className={`${className} font-mono`}>{children}</code>
     ) : (
       <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-slate-800">{children}</code>
     ),
-  ul: ({ children }) => <ul className="my-1 list-disc pl-6">{children}</ul>,
-  ol: ({ children }) => <ol className="my-1 list-decimal pl-6">{children}</ol>,
+  table: ({ children }) => (
+    <div className="my-2 overflow-x-auto">
+      <table className="border-collapse text-sm">{children}</table>
+    </div>
+  ),
+  th: ({ children, style }) => (
+    <th style={style} className="border border-slate-300 bg-slate-100 px-2 py-1 text-left font-semibold dark:border-slate-700 dark:bg-slate-800">
+      {children}
+    </th>
+  ),
+  td: ({ children, style }) => (
+    <td style={style} className="border border-slate-300 px-2 py-1 dark:border-slate-700">
+      {children}
+    </td>
+  ),
+  ul: ({ children }) => <ul className="list-disc space-y-0.5 pl-6">{children}</ul>,
+  ol: ({ children }) => <ol className="list-decimal space-y-0.5 pl-6">{children}</ol>,
   p: ({ children }) => <p className="whitespace-pre-wrap break-words">{children}</p>,
-  blockquote: ({ children }) => <blockquote className="border-l-4 border-slate-300 pl-3 text-slate-600 dark:border-slate-700 dark:text-slate-400">{children}</blockquote>,
+  blockquote: ({ children }) => <blockquote className="border-l-4 border-slate-300 pl-3 text-muted dark:border-slate-600">{children}</blockquote>,
+  h1: ({ children }) => <p className="text-lg font-bold">{children}</p>,
+  h2: ({ children }) => <p className="text-base font-bold">{children}</p>,
+  h3: ({ children }) => <p className="font-semibold">{children}</p>,
+  hr: () => <hr className="border-slate-200 dark:border-slate-700" />,
 };
 
-export function Markdown({ text }: { text: string }) {
+/** A message's markdown, styled for both themes; @mentions of participants highlighted. */
+export function Markdown({ text, handles = noMentions }: { text: string; handles?: MentionHandles }) {
   return (
-    <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={components}>
-      {text}
-    </ReactMarkdown>
+    <div className="space-y-2">
+      <ReactMarkdown remarkPlugins={[remarkGfm, [remarkMentions, handles]]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
   );
 }

@@ -1,7 +1,9 @@
-import type { MessageGroup as Group } from "./group-messages";
 import { Avatar, colourFor } from "@/components/ui/avatar";
 import { AgentBadge } from "./agent-badge";
+import type { MessageGroup as Group } from "./group-messages";
 import { Markdown } from "./markdown";
+import type { MentionHandles } from "./remark-mentions";
+import { ReplyDetails } from "./reply-details";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
@@ -11,26 +13,28 @@ function authorView(author: Group["author"]) {
   return { name: "Chorus", colour: "#64748b", agent: false };
 }
 
-export function MessageGroup({ group }: { group: Group }) {
+export function MessageGroup({ group, handles }: { group: Group; handles: MentionHandles }) {
   const first = group.messages[0]!;
   const view = authorView(group.author);
   if (group.author.kind === "system") {
     return (
-      <li className="px-4 py-2 text-center text-sm text-slate-500 dark:text-slate-400" data-seq={first.seq}>
+      <li className="px-4 py-2 text-center text-sm text-muted" data-seq={first.seq}>
         {group.messages.map((message) => (
-          <p key={message.id} className="whitespace-pre-wrap">{message.content}</p>
+          <p key={message.id} className="whitespace-pre-wrap">
+            {message.content}
+          </p>
         ))}
       </li>
     );
   }
   return (
-    <li className="flex gap-3 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-900/60" aria-label={`Messages from ${view.name}`}>
+    <li className="flex gap-3 px-3 py-2 hover:bg-slate-50 sm:px-4 dark:hover:bg-slate-900/60" aria-label={`Messages from ${view.name}`}>
       <Avatar name={view.name} colour={view.colour} />
       <div className="min-w-0 flex-1">
-        <div className="flex items-baseline gap-2">
+        <div className="flex flex-wrap items-baseline gap-x-2">
           <span className="font-semibold text-slate-900 dark:text-slate-100">{view.name}</span>
           {view.agent && <AgentBadge offline={first.metadata.provider === "offline"} />}
-          <time className="text-xs text-slate-500" dateTime={first.createdAt}>
+          <time className="text-xs text-muted" dateTime={first.createdAt}>
             {timeFormat.format(new Date(first.createdAt))}
           </time>
         </div>
@@ -39,10 +43,13 @@ export function MessageGroup({ group }: { group: Group }) {
             key={message.id}
             data-seq={message.seq}
             title={message.metadata.model ? `${message.metadata.model} · ${message.metadata.provider ?? ""}` : undefined}
-            className={message.metadata.error ? "text-red-700 dark:text-red-300" : "text-slate-800 dark:text-slate-200"}
+            className={`min-w-0 ${message.metadata.error ? "text-danger" : "text-slate-800 dark:text-slate-200"}`}
           >
-            <Markdown text={message.content} />
-            {message.metadata.stopped && <span className="text-xs italic text-slate-500">(stopped)</span>}
+            <Markdown text={message.content} handles={handles} />
+            <span className="flex items-center gap-2">
+              {message.metadata.stopped && <span className="text-xs italic text-muted">(stopped)</span>}
+              {message.author.kind === "agent" && message.metadata.model && <ReplyDetails metadata={message.metadata} />}
+            </span>
           </div>
         ))}
       </div>

@@ -1,33 +1,30 @@
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import { groupMessages } from "./group-messages";
 import { MessageGroup } from "./message-group";
+import type { MentionHandles } from "./remark-mentions";
+import { timelineItems } from "./timeline";
 
-/**
- * Messages grouped by author, with a "New messages" divider before the first message from
- * someone else that was unread when the conversation was opened: after `readUpTo`, up to
- * `openedAt` (what arrives while the person watches is read as it arrives).
- */
-export function MessageList({ messages, readUpTo, openedAt, userId }: { messages: MessageDto[]; readUpTo: number; openedAt: number; userId: string }) {
-  const firstUnread = messages.find(
-    (message) => message.seq > readUpTo && message.seq <= openedAt && !(message.author.kind === "user" && message.author.id === userId),
+function Divider({ label, tone }: { label: string; tone: "day" | "unread" }) {
+  const line = tone === "unread" ? "bg-red-300 dark:bg-red-800" : "bg-slate-200 dark:bg-slate-800";
+  return (
+    <li className={`my-2 flex items-center gap-2 px-4 text-xs font-semibold ${tone === "unread" ? "text-danger" : "text-muted"}`}>
+      <span className={`h-px flex-1 ${line}`} />
+      <span role="separator" aria-label={label}>
+        {label}
+      </span>
+      <span className={`h-px flex-1 ${line}`} />
+    </li>
   );
-  const before = firstUnread ? messages.filter((message) => message.seq < firstUnread.seq) : messages;
-  const after = firstUnread ? messages.filter((message) => message.seq >= firstUnread.seq) : [];
+}
+
+/** Messages by day and author, with the "New messages" divider where the reader left off. */
+export function MessageList({ messages, readUpTo, openedAt, userId, handles }: { messages: MessageDto[]; readUpTo: number; openedAt: number; userId: string; handles: MentionHandles }) {
   return (
     <>
-      {groupMessages(before).map((group) => (
-        <MessageGroup key={group.key} group={group} />
-      ))}
-      {firstUnread && (
-        <li role="separator" aria-label="New messages" className="my-2 flex items-center gap-2 px-4 text-xs font-semibold text-red-600">
-          <span className="h-px flex-1 bg-red-300" />
-          New messages
-          <span className="h-px flex-1 bg-red-300" />
-        </li>
-      )}
-      {groupMessages(after).map((group) => (
-        <MessageGroup key={group.key} group={group} />
-      ))}
+      {timelineItems(messages, { readUpTo, openedAt, userId, now: new Date() }).map((item) => {
+        if (item.kind === "day") return <Divider key={item.key} label={item.label} tone="day" />;
+        if (item.kind === "unread") return <Divider key={item.key} label="New messages" tone="unread" />;
+        return <MessageGroup key={item.key} group={item.group} handles={handles} />;
+      })}
     </>
   );
 }

@@ -13,11 +13,11 @@ export function PendingMessages({
     <>
       {pending.map((item) => (
         <li key={item.clientId} className="px-4 py-2 pl-16" aria-live="polite">
-          <p className="whitespace-pre-wrap break-words text-slate-500">{item.content}</p>
+          <p className="whitespace-pre-wrap break-words text-muted">{item.content}</p>
           {item.status === "sending" ? (
-            <p className="text-xs text-slate-400">Sending…</p>
+            <p className="text-xs text-muted">Sending…</p>
           ) : (
-            <p className="flex items-center gap-3 text-xs text-red-600 dark:text-red-400" role="alert">
+            <p className="flex items-center gap-3 text-xs text-danger" role="alert">
               {item.error ?? "Not sent."}
               <button type="button" className="font-semibold underline" onClick={() => onRetry(item.clientId)}>
                 Retry

@@ -46,7 +46,7 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
         <h2 id="api-tokens-heading" className="text-lg font-semibold">
           API tokens
         </h2>
-        <p className="text-sm text-slate-700 dark:text-slate-300">
+        <p className="text-sm text-muted-strong">
           Scripts and bots use a personal token to post and read as you: send it as <code>Authorization: Bearer &lt;token&gt;</code>. Revoke a token
           and it stops working at once.
         </p>
@@ -70,7 +70,7 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
         </button>
       </form>
       {error && (
-        <p id="api-token-error" role="alert" className="text-sm text-red-700 dark:text-red-300">
+        <p id="api-token-error" role="alert" className="text-sm text-danger">
           {error}
         </p>
       )}
@@ -92,19 +92,19 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
         </div>
       )}
       {tokens.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">No tokens yet.</p>
+        <p className="text-sm text-muted-strong">No tokens yet.</p>
       ) : (
         <ul aria-label="Your API tokens" className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
           {tokens.map((token) => (
             <li key={token.id} aria-label={`Token ${token.name}`} className="flex flex-wrap items-center gap-x-4 gap-y-1 p-3 text-sm">
               <span className="min-w-0 flex-1">
                 <span className="block font-semibold">{token.name}</span>
-                <span className="block text-xs text-slate-700 dark:text-slate-300">
+                <span className="block text-xs text-muted-strong">
                   <code>{token.prefix}…</code> · created {formatDate(token.createdAt)} · {token.lastUsedAt ? `last used ${formatDate(token.lastUsedAt)}` : "never used"}
                 </span>
               </span>
               {token.revokedAt ? (
-                <span className="text-xs font-semibold text-slate-700 dark:text-slate-300">Revoked {formatDate(token.revokedAt)}</span>
+                <span className="text-xs font-semibold text-muted-strong">Revoked {formatDate(token.revokedAt)}</span>
               ) : (
                 <button type="button" onClick={() => void revokeToken(token)} className="rounded-md px-2 py-1 font-medium text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950">
                   Revoke<span className="sr-only"> {token.name}</span>

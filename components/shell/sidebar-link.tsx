@@ -16,13 +16,13 @@ export function SidebarLink({ conversation, active, icon, activity }: { conversa
       aria-current={active ? "page" : undefined}
       className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-200 dark:hover:bg-slate-800 ${
         active ? "bg-slate-200 dark:bg-slate-800" : ""
-      } ${unread ? "font-semibold text-slate-900 dark:text-white" : "text-slate-600 dark:text-slate-400"}`}
+      } ${unread ? "font-semibold text-slate-900 dark:text-white" : "text-muted"}`}
     >
       {icon}
       <span className="min-w-0 flex-1">
         <span className="block truncate">{conversation.title}</span>
         {activity && (
-          <span data-testid="sidebar-activity" className="block truncate text-[11px] font-normal italic text-brand-600 dark:text-brand-400">
+          <span data-testid="sidebar-activity" className="block truncate text-[11px] font-normal italic text-link">
             {activity}
           </span>
         )}

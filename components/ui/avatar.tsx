@@ -1,3 +1,5 @@
+import { readableTextOn } from "./readable-text";
+
 export function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   const letters = parts.length > 1 ? `${parts[0]![0]}${parts.at(-1)![0]}` : (parts[0]?.slice(0, 2) ?? "?");
@@ -18,8 +20,8 @@ export function Avatar({ name, colour, size = "md" }: { name: string; colour: st
   return (
     <span
       aria-hidden="true"
-      className={`${dimension} inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-white`}
-      style={{ backgroundColor: colour }}
+      className={`${dimension} inline-flex shrink-0 items-center justify-center rounded-full font-semibold`}
+      style={{ backgroundColor: colour, color: readableTextOn(colour) }}
     >
       {initials(name)}
     </span>

@@ -106,6 +106,9 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     conversationCreated(conversationId, userIds) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("conversation:created", { conversationId });
     },
+    directoryChanged(userIds) {
+      if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("directory:changed");
+    },
     typing: (conversationId, actor, typing, sidebarUserIds = []) =>
       io.to([conversationRoom(conversationId), ...sidebarUserIds.map(userRoom)]).emit("typing", { conversationId, actor, typing }),
     messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),

@@ -63,6 +63,8 @@ export interface ServerToClientEvents {
   "message:created": (message: MessageDto, meta?: MessageMeta) => void;
   "conversation:activity": (activity: ConversationActivity) => void;
   "conversation:created": (payload: { conversationId: string }) => void;
+  /** Agents were added, changed or disabled in the user's project. */
+  "directory:changed": () => void;
   /** The user's own read position moved (this tab or another); counts are fresh. */
   "read:updated": (summary: ConversationSummary) => void;
   typing: (event: TypingEvent) => void;

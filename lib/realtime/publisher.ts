@@ -12,6 +12,8 @@ export interface RealtimePublisher {
   messageCreated(message: MessageDto, audience: MessageAudience): void;
   readUpdated(userId: string, summary: ConversationSummary): void;
   conversationCreated(conversationId: string, userIds: string[]): void;
+  /** The project's agents changed: these users' pickers and sidebars reload the directory. */
+  directoryChanged(userIds: string[]): void;
   /** To the conversation's room, and to these users' sidebars (agents at work show there too). */
   typing(conversationId: string, actor: TypingActor, typing: boolean, sidebarUserIds?: string[]): void;
   messageDelta(delta: MessageDelta): void;
@@ -28,6 +30,7 @@ export const noopPublisher: RealtimePublisher = {
   messageCreated: () => undefined,
   readUpdated: () => undefined,
   conversationCreated: () => undefined,
+  directoryChanged: () => undefined,
   typing: () => undefined,
   messageDelta: () => undefined,
   sessionEnded: () => undefined,

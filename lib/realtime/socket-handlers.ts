@@ -61,9 +61,10 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
   });
 
   handle("agent:stop", stopSchema, async ({ dispatchId }) => {
-    const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { conversationId: true } });
+    const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { conversationId: true, message: { select: { authorUserId: true } } } });
     if (!dispatch) throw new AppError("not_found", "That reply is no longer in progress.");
     await assertParticipant(deps.prisma, { userId, conversationId: dispatch.conversationId });
+    if (dispatch.message.authorUserId !== userId && user.role !== "admin") throw new AppError("forbidden", "Only the person who asked (or an admin) can stop this reply.");
     deps.stopTurn(dispatchId);
     return null;
   });

@@ -119,13 +119,15 @@ describe("agent turns", () => {
     expect(await app.prisma.dispatch.findFirst({ where: { messageId: question.id } })).toMatchObject({ status: "failed" });
   });
 
-  it("stops mid-stream when a participant presses Stop, keeping what had arrived", async () => {
+  it("stops mid-stream when the person who asked presses Stop, keeping what had arrived; others may not stop it", async () => {
     fake.reply({ content: "one two three four five six seven eight nine ten", delayMs: 60 });
     const socket = await joined(alice);
+    const bobSocket = await joined(bob);
     const reply = replyFrom(socket, tobyId);
     const firstDelta = new Promise<MessageDelta>((resolve) => socket.once("message:delta", resolve));
     await send(socket, "@toby count slowly");
     const { dispatchId } = await firstDelta;
+    expect(await emitWithAck(bobSocket, "agent:stop", { dispatchId })).toMatchObject({ error: { code: "forbidden", message: expect.stringMatching(/Only the person who asked/) } });
     expect(await emitWithAck(socket, "agent:stop", { dispatchId })).toEqual({ data: null });
     const stopped = await reply;
     expect(stopped.metadata).toMatchObject({ stopped: true, dispatchId });

@@ -21,7 +21,7 @@ export default async function AdminAgentsPage() {
         </Link>
       </div>
       <table className="w-full text-left text-sm">
-        <thead className="text-xs uppercase text-slate-500">
+        <thead className="text-xs uppercase text-muted">
           <tr>
             <th className="py-2">Agent</th>
             <th>Model</th>
@@ -38,17 +38,17 @@ export default async function AdminAgentsPage() {
                   <Avatar name={agent.displayName} colour={agent.color} size="sm" />
                   <span>
                     <span className="block font-semibold">{agent.displayName}</span>
-                    <span className="block text-xs text-slate-500">@{agent.handle}</span>
+                    <span className="block text-xs text-muted">@{agent.handle}</span>
                   </span>
                 </span>
               </td>
               <td>
-                {agent.model} <span className="text-xs text-slate-500">({agent.provider === "offline" ? "offline model" : "OpenAI-compatible"})</span>
+                {agent.model} <span className="text-xs text-muted">({agent.provider === "offline" ? "offline model" : "OpenAI-compatible"})</span>
               </td>
               <td>{agent.historyWindow} messages</td>
               <td>{agent.enabled ? "Enabled" : "Disabled"}</td>
               <td className="space-x-3 text-right">
-                <Link href={`/admin/agents/${agent.id}`} className="text-brand-600 hover:underline" aria-label={`Edit ${agent.displayName}`}>
+                <Link href={`/admin/agents/${agent.id}`} className="text-link hover:underline" aria-label={`Edit ${agent.displayName}`}>
                   Edit
                 </Link>
                 <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
@@ -57,7 +57,7 @@ export default async function AdminAgentsPage() {
           ))}
         </tbody>
       </table>
-      {agents.length === 0 && <p className="text-slate-500">No agents yet. Create the first one.</p>}
+      {agents.length === 0 && <p className="text-muted">No agents yet. Create the first one.</p>}
     </div>
   );
 }

@@ -20,14 +20,16 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   const [initialPage, participants, directory] = await Promise.all([
     listMessages(db.prisma, { userId: user.id, conversationId }),
     listParticipants(db.prisma, { userId: user.id, conversationId }),
-    conversation.type === "group" ? getProjectDirectory(db.prisma, { userId: user.id }) : null,
+    getProjectDirectory(db.prisma, { userId: user.id }),
   ]);
   // Agents of the project not yet here, offered by "Add agent" in group conversations.
-  const addableAgents = (directory?.agents ?? []).filter((agent) => !participants.some((participant) => participant.id === agent.id));
+  const addableAgents = conversation.type === "group" ? (directory?.agents ?? []).filter((agent) => !participants.some((participant) => participant.id === agent.id)) : [];
   return (
     <ConversationView
       key={conversation.id}
       userId={user.id}
+      isAdmin={user.role === "admin"}
+      projectAgentHandles={(directory?.agents ?? []).map((agent) => agent.handle)}
       conversation={conversation}
       participants={participants}
       initialPage={initialPage}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import type { ConversationSummary } from "@/lib/conversations/list-conversations";
+import { tabTitle } from "./use-tab-title";
+
+const conversation = (id: string, title: string, unread: number, type: ConversationSummary["type"] = "group") => ({ id, title, unread, type }) as ConversationSummary;
+
+describe("tabTitle", () => {
+  const list = [conversation("a", "general", 0), conversation("b", "Toby", 3, "agent_dm"), conversation("c", "random", 120)];
+
+  it("names the open conversation and counts unread messages everywhere", () => {
+    expect(tabTitle(list, "/c/a", "Chorus")).toBe("(99+) #general · Chorus");
+    expect(tabTitle([list[0]!, list[1]!], "/c/b", "Chorus")).toBe("(3) Toby · Chorus");
+    expect(tabTitle([list[0]!], "/c/a", "Chorus")).toBe("#general · Chorus");
+  });
+
+  it("keeps another page's own title, putting the count in front once", () => {
+    expect(tabTitle([list[1]!], "/settings", "Settings · Chorus")).toBe("(3) Settings · Chorus");
+    expect(tabTitle([list[1]!], "/settings", "(3) Settings · Chorus")).toBe("(3) Settings · Chorus");
+  });
+});
