@@ -4,6 +4,7 @@ import { databaseTarget } from "@/lib/db/database-target";
 import { DatabaseStartupError, openDatabase } from "@/lib/db/open-database";
 import { MigrationError } from "@/lib/db/migrator";
 import { RedisStartupError } from "@/lib/realtime/redis-adapter";
+import { quietClientAborts } from "@/lib/log/quiet-client-aborts";
 import { exitOnSignals } from "@/lib/server/exit-on-signals";
 
 // One process, one port: Next.js serves pages, actions and route handlers; Socket.IO shares
@@ -11,6 +12,7 @@ import { exitOnSignals } from "@/lib/server/exit-on-signals";
 async function main(): Promise<void> {
   const env = readEnv();
   const dev = env.NODE_ENV !== "production";
+  quietClientAborts();
   const db = await openDatabase(databaseTarget(env));
   const app = next({ dev, hostname: env.HOST, port: env.PORT });
   await app.prepare();
