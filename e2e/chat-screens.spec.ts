@@ -139,6 +139,7 @@ test("by keyboard alone: skip link, menus with arrows and Escape, send, mention,
   await page.keyboard.press("Enter");
   const live = kim.conversation.messages().getByRole("listitem", { name: "Sage is replying" });
   await expect(live).toBeVisible();
+  await expect(live.getByRole("button", { name: "Stop" })).toBeVisible();
   await live.getByRole("button", { name: "Stop" }).focus();
   await page.keyboard.press("Enter");
   await expect(kim.conversation.messages().getByRole("listitem", { name: "Messages from Sage" }).last()).toContainText("(stopped)");

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/open-database";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
-import { countTokens } from "@/lib/llm/token-counter";
+import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 
 export interface AgentReply {
   dispatchId: string;
@@ -17,7 +17,7 @@ export interface AgentReply {
 }
 
 /**
- * The agent's reply and the end of its dispatch, in one statement, and only if this attempt
+ * The agent's reply, the end of its dispatch and its snapshot's reply id, in one statement, and only if this attempt
  * still owns the dispatch: a worker whose lease was taken over can never post a second reply.
  * Returns null when the dispatch was no longer ours.
  */
@@ -35,11 +35,15 @@ export async function persistAgentReply(prisma: Prisma, reply: AgentReply): Prom
       WHERE "id" = ${reply.conversationId} AND EXISTS (SELECT 1 FROM finished)
       RETURNING "lastSeq"
     ), inserted AS (
-      INSERT INTO "messages" ("id", "conversationId", "seq", "authorAgentId", "role", "content", "metadata", "tokenCount", "createdAt")
+      INSERT INTO "messages" ("id", "conversationId", "seq", "authorAgentId", "role", "content", "metadata", "tokenCount", "tokenEncoding", "createdAt")
       SELECT ${id}, ${reply.conversationId}, "lastSeq", ${reply.agent.id}, 'assistant', ${reply.content}, ${JSON.stringify(reply.metadata)}::jsonb,
-        ${countTokens(reply.content, reply.model)}, ${now}
+        ${countTokens(reply.content, reply.model)}, ${encodingFor(reply.model)}, ${now}
       FROM allocated
       RETURNING "seq"
+    ), noted AS (
+      -- The turn's snapshot learns which reply it produced.
+      UPDATE "context_snapshots" SET "replyMessageId" = ${id}
+      WHERE "turnId" = ${reply.dispatchId} AND EXISTS (SELECT 1 FROM inserted)
     )
     SELECT (SELECT "seq" FROM inserted) AS "seq",
            ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = ${reply.conversationId} AND "userId" IS NOT NULL) AS "participantUserIds"`;

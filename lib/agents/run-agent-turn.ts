@@ -5,8 +5,11 @@ import { LlmError } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
 import { TYPING_REFRESH_MS } from "@/lib/realtime/events";
-import { buildPrompt } from "./build-prompt";
+import { describeContext } from "@/lib/context/describe-context";
+import type { ContextSnapshot } from "@/lib/context/types";
+import type { MemoryStores } from "@/lib/memory/retrieve-memory";
 import { loadTurnContext, type TurnAgent } from "./load-turn-context";
+import { prepareTurn, type PreparedTurn } from "./prepare-turn";
 import { persistAgentReply } from "./persist-agent-reply";
 import { NODE_SHUTDOWN, type RunningTurns } from "./running-turns";
 
@@ -16,24 +19,39 @@ export interface AgentTurnDeps {
   publisher(): RealtimePublisher;
   providerFor: ProviderFor;
   turns: RunningTurns;
+  memory: MemoryStores;
 }
 
 /**
- * One agent answering one message: its typing indicator is on while it works, tokens stream to
- * the room, and the reply is persisted once with its metadata. Any LLM failure becomes a reply
- * attributed to the agent that says what went wrong; Stop keeps the text that had arrived.
+ * One agent answering one message: its context is assembled and recorded (prepareTurn), its
+ * typing indicator is on while it works, tokens stream to the room, and the reply is persisted
+ * once with its metadata. Any LLM failure becomes a reply attributed to the agent that says what
+ * went wrong; Stop keeps the text that had arrived; a context that cannot fit the budget is an
+ * attributed error without a call.
  */
 export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
-  const { agent, participantUserIds, history } = await loadTurnContext(deps.prisma, job);
-  const messages = buildPrompt({ systemPrompt: agent.systemPrompt, agentId: agent.id, historyWindow: agent.historyWindow, history });
-  const provider = deps.providerFor(agent);
-  const actor = { kind: "agent" as const, id: agent.id, name: agent.displayName };
-  const view = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
   const signal = deps.turns.start(job.id);
   const started = performance.now();
+  let prepared: PreparedTurn;
+  try {
+    prepared = await prepareTurn(deps, { job, signal });
+  } catch (error) {
+    deps.turns.finish(job.id);
+    throw error;
+  }
+  const { agent, participantUserIds, assembly, provider } = prepared;
+  const actor = { kind: "agent" as const, id: agent.id, name: agent.displayName };
+  const view = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
   const base = { dispatchId: job.id, replyToMessageId: job.messageId, model: agent.model, provider: provider.name, isHandoffSummary: false, isToolResult: false, agentId: agent.id, agentDisplayName: agent.displayName };
+  if (assembly.snapshot.error === "budget") {
+    deps.turns.finish(job.id);
+    log.warn("agent context over budget", { dispatchId: job.id, agentId: agent.id, budget: assembly.snapshot.budget.maxTokens });
+    await finish(deps, job, agent, "failed", overBudgetMessage(agent.displayName, assembly.snapshot), { ...base, latencyMs: 0, error: "budget" });
+    return;
+  }
   let text = "";
   let usage: { inputTokens: number; outputTokens: number } | undefined;
+  const messages = assembly.messages;
 
   const announce = (typing: boolean) => deps.publisher().typing(job.conversationId, actor, typing, participantUserIds);
   announce(true);
@@ -41,7 +59,8 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   const stillThinking = setInterval(() => announce(true), TYPING_REFRESH_MS);
   try {
     let index = 0;
-    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal })) {
+    const contextReport = describeContext(assembly.snapshot);
+    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport })) {
       if (event.type === "usage") usage = event;
       else {
         text += event.text;
@@ -99,4 +118,10 @@ async function finish(
     return;
   }
   deps.publisher().messageCreated(persisted.message, { participantUserIds: persisted.participantUserIds, mentionedUserIds: [] });
+}
+
+/** Why a turn was not even attempted: the system prompt and the message alone overflow the budget. */
+function overBudgetMessage(name: string, snapshot: ContextSnapshot): string {
+  const needed = snapshot.sections.filter((section) => section.kind === "system" || section.kind === "current").reduce((sum, section) => sum + section.tokens, 3);
+  return `${name} could not answer: its instructions and this message need ${needed.toLocaleString("en")} tokens, more than its working memory budget of ${snapshot.budget.maxTokens.toLocaleString("en")}. Send a shorter message, or ask an admin to raise the budget.`;
 }

@@ -49,3 +49,20 @@ describe("offline provider", () => {
     expect(seen).toHaveLength(2);
   });
 });
+
+describe("offline provider: context and summaries", () => {
+  it("says what the context holds when the turn tells it", async () => {
+    const provider = createOfflineProvider({ chunkDelayMs: 0 });
+    const events = await collect(provider.stream({ ...request, contextReport: "system prompt (9 tokens), current message (12 tokens); 30 of 8,000 tokens used (fifo pruning)." }));
+    const text = events.flatMap((event) => (event.type === "delta" ? [event.text] : [])).join("");
+    expect(text).toContain("I received: system prompt (9 tokens), current message (12 tokens); 30 of 8,000 tokens used (fifo pruning).");
+  });
+
+  it("answers a summary request with an extractive summary within the token limit", async () => {
+    const provider = createOfflineProvider({ chunkDelayMs: 0 });
+    const prompt = "Summarize this conversation history concisely:\nann: We ship on Friday. Then we rest.\ntoby: The tests pass! More later.\nann: " + "very long ".repeat(200);
+    const events = await collect(provider.stream({ ...request, maxOutputTokens: 20, messages: [{ role: "user", content: prompt }] }));
+    const text = events.flatMap((event) => (event.type === "delta" ? [event.text] : [])).join("");
+    expect(text).toBe("ann: We ship on Friday. toby: The tests pass!");
+  });
+});

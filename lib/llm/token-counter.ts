@@ -23,6 +23,21 @@ function encoderFor(model: string): Tiktoken {
   return encoder;
 }
 
+/** The tiktoken encoding a model's text is counted with ("o200k_base" for models tiktoken does not know). */
+export function encodingFor(model: string): string {
+  return encoderFor(model).name ?? "o200k_base";
+}
+
+/** A model's counter, for code that counts many texts for one agent (context assembly). */
+export interface TokenCounter {
+  encoding: string;
+  count(text: string): number;
+}
+
+export function counterFor(model: string): TokenCounter {
+  return { encoding: encodingFor(model), count: (text) => countTokens(text, model) };
+}
+
 /** Tokens in `text` for `model`; special-token strings in user text are counted as plain text. */
 export function countTokens(text: string, model = "gpt-4o"): number {
   const encoder = encoderFor(model);

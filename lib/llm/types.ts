@@ -12,6 +12,8 @@ export interface CompletionRequest {
   temperature: number;
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /** What the context holds, in words (describeContext): the offline model tells it; real models never see it. */
+  contextReport?: string;
 }
 
 export type StreamEvent = { type: "delta"; text: string } | { type: "usage"; inputTokens: number; outputTokens: number };

@@ -10,6 +10,7 @@ import { startDispatchWorker, type DispatchWorker } from "@/lib/dispatch/dispatc
 import { createProviderRegistry } from "@/lib/llm/provider-registry";
 import { openDatabase, type Database } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
+import { emptyMemory } from "@/lib/memory/retrieve-memory";
 import { joinDefaultProject } from "@/lib/projects/join-default-project";
 import { noopPublisher, type RealtimePublisher } from "@/lib/realtime/publisher";
 import { seedDemo } from "@/lib/seed/seed-demo";
@@ -81,6 +82,7 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
     publisher: () => runtime.realtime,
     providerFor: createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, offlineChunkDelayMs: options.offlineChunkDelayMs }),
     turns: runtime.turns,
+    memory: emptyMemory,
   };
   runtime.dispatcher = startDispatchWorker({
     prisma: runtime.db.prisma,

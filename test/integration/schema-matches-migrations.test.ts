@@ -21,6 +21,9 @@ const scalarTypes: Record<string, string> = {
   Bytes: "bytea",
 };
 
+/** Native types (`@db.…`) that change the column's type. */
+const nativeTypes: Record<string, string> = { Json: "json" };
+
 interface Column {
   table_name: string;
   column_name: string;
@@ -89,7 +92,7 @@ describe("schema.prisma and the migrations agree", () => {
     for (const field of model.fields.filter((candidate) => candidate.kind === "scalar" || candidate.kind === "enum")) {
       const column = columns.find((row) => row.table_name === tableOf(model) && row.column_name === columnOf(field));
       expect(column, `${tableOf(model)}.${columnOf(field)}`).toBeDefined();
-      const expectedType = field.kind === "enum" ? field.type : scalarTypes[field.type];
+      const expectedType = field.kind === "enum" ? field.type : (nativeTypes[field.nativeType?.[0] ?? ""] ?? scalarTypes[field.type]);
       const actualType = field.kind === "enum" ? column!.udt_name : column!.data_type;
       if (field.isList) expect(column!.data_type, `${field.name} is a list`).toBe("ARRAY");
       else expect(actualType, `${tableOf(model)}.${columnOf(field)} type`).toBe(expectedType);

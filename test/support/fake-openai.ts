@@ -16,6 +16,8 @@ export interface ScriptedReply {
 
 interface ChatRequest {
   model: string;
+  max_tokens?: number;
+  max_completion_tokens?: number;
   messages: { role: string; content: string; name?: string }[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };

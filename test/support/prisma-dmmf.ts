@@ -9,6 +9,8 @@ export interface DmmfField {
   isList: boolean;
   isRequired: boolean;
   dbName?: string | null;
+  /** A native type such as `@db.Json`: [name, arguments]. */
+  nativeType?: [string, string[]] | null;
   relationFromFields?: string[];
   relationToFields?: string[];
 }

@@ -1,0 +1,292 @@
+import fc from "fast-check";
+import { get_encoding, type TiktokenEncoding } from "tiktoken";
+import { afterAll, describe, expect, it } from "vitest";
+import { counterFor } from "@/lib/llm/token-counter";
+import type { ChatMessage } from "@/lib/llm/types";
+import { assembleContext, noTiming, type AssemblyInput } from "./assemble-context";
+import type { ContextConfig, ConversationMessage, Retrieved, Summarize } from "./types";
+import { noRetrieval } from "./types";
+
+const AGENT = "agent-toby";
+const encoders = new Map<string, ReturnType<typeof get_encoding>>();
+const encode = (encoding: string, text: string) => {
+  if (!encoders.has(encoding)) encoders.set(encoding, get_encoding(encoding as TiktokenEncoding));
+  return encoders.get(encoding)!.encode(text, [], []).length;
+};
+afterAll(() => encoders.forEach((encoder) => encoder.free()));
+
+/** The cookbook's num_tokens_from_messages, written out independently of the code under test. */
+function independentCount(messages: ChatMessage[], encoding: string): number {
+  let total = 3;
+  for (const message of messages) {
+    total += 3 + encode(encoding, message.role) + encode(encoding, message.content);
+    if (message.name !== undefined) total += encode(encoding, message.name) + 1;
+  }
+  return total;
+}
+
+let nextSeq = 1;
+function message(role: ConversationMessage["role"], content: string, options: { agent?: string; handle?: string; encoding?: string } = {}): ConversationMessage {
+  const seq = nextSeq++;
+  const encoding = options.encoding ?? "o200k_base";
+  return {
+    id: `m${seq}`,
+    seq,
+    role,
+    content,
+    authorAgentId: options.agent ?? null,
+    authorHandle: options.handle ?? (role === "assistant" ? "toby" : "ann"),
+    tokens: role === "system" ? null : { count: encode(encoding, content), encoding },
+  };
+}
+
+const config = (overrides: Partial<ContextConfig> = {}): ContextConfig => ({
+  maxWorkingMemoryTokens: 8000,
+  historyWindow: 50,
+  pruningStrategy: "fifo",
+  minHistoryMessages: 0,
+  slidingWindowTurns: 10,
+  summarizeFraction: 0.3,
+  ...overrides,
+});
+
+function input(history: ConversationMessage[], current: ConversationMessage, overrides: Partial<Omit<AssemblyInput, "config">> & { config?: Partial<ContextConfig> } = {}): AssemblyInput {
+  return {
+    turn: { turnId: "t1", conversationId: "c1", agent: { id: AGENT, handle: "toby", model: "gpt-4o" } },
+    systemPrompt: "You are Toby.",
+    history,
+    current,
+    retrieved: noRetrieval,
+    retrieval: { episodic: noTiming, semantic: noTiming, procedural: noTiming },
+    ...overrides,
+    config: config(overrides.config),
+  };
+}
+
+const gpt4o = counterFor("gpt-4o");
+const historyItems = (snapshot: Awaited<ReturnType<typeof assembleContext>>["snapshot"]) => snapshot.sections.find((section) => section.kind === "history")!.items;
+
+describe("assembleContext: order, roles and the window", () => {
+  it("puts sections in the fixed order, the agent's own replies as assistant and everyone else as user with a safe name", async () => {
+    const history = [
+      message("user", "hello all", { handle: "ann.lee" }),
+      message("system", "Ann added Toby to the conversation."),
+      message("assistant", "hi Ann", { agent: AGENT }),
+      message("assistant", "I am Ada", { agent: "agent-ada", handle: "ada" }),
+    ];
+    const retrieved: Retrieved = {
+      procedure: { id: "p1", name: "Leave request", steps: ["Ask dates", "Check balance"], score: 0.9, matchedBy: "regex" },
+      knowledge: [{ id: "k1", content: "Annual leave is 25 days.", source: "HR Policy 2025.pdf", score: 0.8 }],
+      episodes: [{ id: "e1", content: "Ann asked about leave.", occurredAt: "2025-03-14T10:00:00Z", score: 0.7 }],
+    };
+    const { messages, snapshot } = await assembleContext(input(history, message("user", "@toby how many days?", { handle: "ann.lee" }), { retrieved }), { counter: gpt4o });
+
+    expect(messages).toEqual([
+      { role: "system", content: "You are Toby." },
+      { role: "system", content: "Matched procedure: Leave request\nStep 1: Ask dates\nStep 2: Check balance" },
+      { role: "system", content: "Retrieved knowledge:\n\nSource: HR Policy 2025.pdf\nAnnual leave is 25 days." },
+      { role: "system", content: "Past conversation snippets:\n2025-03-14: Ann asked about leave." },
+      { role: "user", content: "hello all", name: "ann_lee" },
+      { role: "assistant", content: "hi Ann" },
+      { role: "user", content: "I am Ada", name: "ada" },
+      { role: "user", content: "@toby how many days?", name: "ann_lee" },
+    ]);
+    expect(snapshot.sections.map((section) => section.kind)).toEqual(["system", "procedure", "knowledge", "episodes", "summary", "history", "current"]);
+    expect(snapshot.sections.find((section) => section.kind === "procedure")!.items[0]).toMatchObject({ reason: "regex", score: 0.9, source: "Leave request", included: true });
+    // The app's notice takes no place: three history items, not four.
+    expect(historyItems(snapshot).map((item) => item.seq)).toEqual([history[0]!.seq, history[2]!.seq, history[3]!.seq]);
+    expect(snapshot.budget.usedTokens).toBe(independentCount(messages, "o200k_base"));
+  });
+
+  it("counts the current message in the history window", async () => {
+    const history = Array.from({ length: 6 }, (_, index) => message("user", `m${index}`));
+    const { messages, snapshot } = await assembleContext(input(history, message("user", "now"), { config: { historyWindow: 3 } }), { counter: gpt4o });
+    expect(messages.slice(1).map((item) => item.content)).toEqual(["m4", "m5", "now"]);
+    expect(historyItems(snapshot)).toHaveLength(2);
+  });
+
+  it("reuses a stored count only when it was made with the agent's encoding", async () => {
+    const same = { ...message("user", "four words right here"), tokens: { count: 999, encoding: "o200k_base" } };
+    const other = { ...message("user", "four words right here"), tokens: { count: 999, encoding: "cl100k_base" } };
+    const { snapshot } = await assembleContext(input([same, other], message("user", "go")), { counter: gpt4o });
+    expect(historyItems(snapshot).map((item) => item.tokens)).toEqual([999, encode("o200k_base", "four words right here")]);
+  });
+});
+
+describe("assembleContext: pruners", () => {
+  const long = (words: number) => Array.from({ length: words }, (_, index) => `word${index}`).join(" ");
+
+  it("FIFO runs only when over budget, drops the oldest, takes a leading assistant along, and keeps MinHistoryMessages", async () => {
+    const history = [message("user", long(40)), message("assistant", long(40), { agent: AGENT }), message("user", long(40)), message("assistant", long(40), { agent: AGENT }), message("user", long(40))];
+    const roomy = await assembleContext(input(history, message("user", "q")), { counter: gpt4o });
+    expect(historyItems(roomy.snapshot).every((item) => item.included)).toBe(true);
+
+    const tight = await assembleContext(input(history, message("user", "q"), { config: { maxWorkingMemoryTokens: 150, minHistoryMessages: 0 } }), { counter: gpt4o });
+    const items = historyItems(tight.snapshot);
+    // The first user message goes, and the assistant that became oldest goes with it.
+    expect(items.slice(0, 2).map((item) => item.reason)).toEqual(["pruned_fifo", "pruned_fifo"]);
+    expect(tight.snapshot.budget.usedTokens).toBeLessThanOrEqual(150);
+
+    const floor = await assembleContext(input(history, message("user", "q"), { config: { maxWorkingMemoryTokens: 150, minHistoryMessages: 4 } }), { counter: gpt4o });
+    // One drop would leave 4, but the new oldest is an assistant: 3 remain from FIFO, then the budget takes more.
+    expect(historyItems(floor.snapshot).filter((item) => item.reason === "pruned_fifo")).toHaveLength(2);
+  });
+
+  it("SlidingWindow keeps the last N pairs in a room of several people and agents, whatever the budget", async () => {
+    const history = [
+      message("user", "a1", { handle: "ann" }),
+      message("assistant", "toby1", { agent: AGENT }),
+      message("user", "b1", { handle: "bob" }),
+      message("assistant", "ada answers bob", { agent: "agent-ada", handle: "ada" }),
+      message("user", "a2", { handle: "ann" }),
+      message("assistant", "toby2", { agent: AGENT }),
+    ];
+    const { messages, snapshot } = await assembleContext(input(history, message("user", "q"), { config: { pruningStrategy: "sliding_window", slidingWindowTurns: 2 } }), { counter: gpt4o });
+    // Ada speaks as a user (with her name), so "b1" and her answer are two pairs of one message each.
+    expect(historyItems(snapshot).map((item) => item.included)).toEqual([false, false, false, true, true, true]);
+    expect(historyItems(snapshot)[0]!.reason).toBe("outside_sliding_window");
+    expect(messages.map((item) => item.content)).toEqual(["You are Toby.", "ada answers bob", "a2", "toby2", "q"]);
+  });
+
+  it("Summarize condenses the oldest ⌊count × fraction⌋ messages into one summary message, then FIFO if still over", async () => {
+    const history = Array.from({ length: 10 }, (_, index) => message(index % 2 ? "assistant" : "user", long(20), index % 2 ? { agent: AGENT } : {}));
+    const asked: number[][] = [];
+    const summarize: Summarize = async ({ messages }) => {
+      asked.push(messages.map((item) => item.seq));
+      return { text: "they talked", fromSeq: messages[0]!.seq, toSeq: messages.at(-1)!.seq };
+    };
+    const { messages, snapshot } = await assembleContext(input(history, message("user", "q"), { config: { pruningStrategy: "summarize", maxWorkingMemoryTokens: 260, summarizeFraction: 0.3 } }), { counter: gpt4o, summarize });
+    expect(asked).toEqual([history.slice(0, 3).map((item) => item.seq)]);
+    expect(messages[1]).toEqual({ role: "system", content: "[Earlier conversation summary]: they talked" });
+    expect(historyItems(snapshot).slice(0, 3).map((item) => item.reason)).toEqual(["summarized", "summarized", "summarized"]);
+    expect(snapshot.sections.find((section) => section.kind === "summary")!.items).toEqual([
+      { id: "summary", tokens: encode("o200k_base", "[Earlier conversation summary]: they talked"), included: true, source: `seq ${history[0]!.seq}–${history[2]!.seq}` },
+    ]);
+    expect(historyItems(snapshot).some((item) => item.reason === "pruned_fifo")).toBe(true);
+    expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(260);
+  });
+
+  it("Summarize falls back to FIFO when the summary call fails, and says why", async () => {
+    const history = Array.from({ length: 10 }, () => message("user", long(20)));
+    const { snapshot } = await assembleContext(input(history, message("user", "q"), { config: { pruningStrategy: "summarize", maxWorkingMemoryTokens: 200 } }), {
+      counter: gpt4o,
+      summarize: async () => {
+        throw new Error("the model timed out");
+      },
+    });
+    expect(snapshot.sections.find((section) => section.kind === "summary")!.items).toEqual([{ id: "summary", tokens: 0, included: false, reason: "summary_failed: the model timed out; fell back to FIFO" }]);
+    expect(historyItems(snapshot).filter((item) => item.reason === "pruned_fifo").length).toBeGreaterThan(0);
+    expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(200);
+  });
+
+  it("lets episodes, then knowledge, lose their lowest-scored items before the procedure and history go", async () => {
+    const retrieved: Retrieved = {
+      procedure: { id: "p", name: "Proc", steps: [long(10)], score: 1, matchedBy: "embedding" },
+      knowledge: [
+        { id: "k-high", content: long(30), source: "a.pdf", score: 0.9 },
+        { id: "k-low", content: long(30), source: "b.pdf", score: 0.2 },
+      ],
+      episodes: [
+        { id: "e-low", content: long(30), occurredAt: "2025-01-01", score: 0.1 },
+        { id: "e-high", content: long(30), occurredAt: "2025-01-02", score: 0.8 },
+      ],
+    };
+    const history = [message("user", "hi")];
+    const current = message("user", "q");
+    // Exactly what fits once both episodes and the weaker knowledge item are gone.
+    const fits = independentCount(
+      [
+        { role: "system", content: "You are Toby." },
+        { role: "system", content: `Matched procedure: Proc\nStep 1: ${long(10)}` },
+        { role: "system", content: `Retrieved knowledge:\n\nSource: a.pdf\n${long(30)}` },
+        { role: "user", content: "hi", name: "ann" },
+        { role: "user", content: "q", name: "ann" },
+      ],
+      "o200k_base",
+    );
+    // MinHistoryMessages 1: FIFO (which runs first) leaves the one history message alone.
+    const { snapshot } = await assembleContext(input(history, current, { retrieved, config: { maxWorkingMemoryTokens: fits, minHistoryMessages: 1 } }), { counter: gpt4o });
+    expect(snapshot.budget.usedTokens).toBe(fits);
+    const items = (kind: string) => snapshot.sections.find((section) => section.kind === kind)!.items;
+    expect(items("episodes").map((item) => [item.id, item.included])).toEqual([["e-high", false], ["e-low", false]]);
+    expect(items("knowledge").map((item) => [item.id, item.included])).toEqual([["k-high", true], ["k-low", false]]);
+    expect(items("knowledge")[1]!.reason).toBe("budget");
+    expect(items("procedure")[0]).toMatchObject({ included: true, reason: "embedding" });
+    expect(historyItems(snapshot)[0]!.included).toBe(true);
+  });
+
+  it("fails without a call when the system prompt and the current message alone do not fit", async () => {
+    const { messages, snapshot } = await assembleContext(input([message("user", "hi")], message("user", long(200)), { config: { maxWorkingMemoryTokens: 100 } }), { counter: gpt4o });
+    expect(messages).toEqual([]);
+    expect(snapshot).toMatchObject({ error: "budget", messages: [], budget: { maxTokens: 100, usedTokens: 0 } });
+  });
+});
+
+describe("assembleContext: the budget rule, over random conversations", () => {
+  const word = fc.constantFrom("alpha", "beta", "résumé", "数据", "🎉", "the", "a", "<|endoftext|>", "co-op", "x".repeat(30));
+  const text = fc.array(word, { minLength: 1, maxLength: 40 }).map((words) => words.join(" "));
+  const encoding = fc.constantFrom("o200k_base", "cl100k_base");
+  const conversationMessage = fc.record({
+    role: fc.constantFrom("user", "assistant", "assistant", "system") as fc.Arbitrary<ConversationMessage["role"]>,
+    content: text,
+    own: fc.boolean(),
+    handle: fc.constantFrom("ann", "bob.smith", "ada", "zoë"),
+    storedWith: encoding,
+  });
+  const retrieved = fc.record({
+    procedure: fc.option(fc.record({ id: fc.constant("p"), name: text, steps: fc.array(text, { minLength: 1, maxLength: 3 }), score: fc.double({ min: 0, max: 1, noNaN: true }), matchedBy: fc.constantFrom("regex", "embedding") as fc.Arbitrary<"regex" | "embedding"> }), { nil: null }),
+    knowledge: fc.array(fc.record({ id: fc.uuid(), content: text, source: fc.constantFrom("a.pdf", "b.md"), score: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 4 }),
+    episodes: fc.array(fc.record({ id: fc.uuid(), content: text, occurredAt: fc.constant("2025-06-01T00:00:00Z"), score: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 4 }),
+  });
+  const settings = fc.record({
+    maxWorkingMemoryTokens: fc.integer({ min: 20, max: 3000 }),
+    historyWindow: fc.integer({ min: 1, max: 60 }),
+    pruningStrategy: fc.constantFrom("fifo", "summarize", "sliding_window") as fc.Arbitrary<ContextConfig["pruningStrategy"]>,
+    minHistoryMessages: fc.integer({ min: 0, max: 8 }),
+    slidingWindowTurns: fc.integer({ min: 1, max: 10 }),
+    summarizeFraction: fc.double({ min: 0.05, max: 0.9, noNaN: true }),
+  });
+
+  it("usedTokens is exactly OpenAI's count of the messages sent, never above the budget; or the turn fails because system + current overflow", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(conversationMessage, { maxLength: 40 }), text, retrieved, settings, fc.constantFrom("gpt-4o", "gpt-3.5-turbo"), fc.boolean(), async (rows, currentText, found, chosen, model, summaryFails) => {
+        const counter = counterFor(model);
+        const history = rows.map((row, index): ConversationMessage => ({
+          id: `h${index}`,
+          seq: index + 1,
+          role: row.role,
+          content: row.content,
+          authorAgentId: row.role === "assistant" && row.own ? AGENT : row.role === "assistant" ? "agent-other" : null,
+          authorHandle: row.handle,
+          tokens: { count: encode(row.storedWith, row.content), encoding: row.storedWith },
+        }));
+        const current: ConversationMessage = { id: "now", seq: rows.length + 1, role: "user", content: currentText, authorAgentId: null, authorHandle: "ann", tokens: null };
+        const summarize: Summarize = async ({ messages }) => {
+          if (summaryFails) throw new Error("down");
+          return { text: `summary of ${messages.length}`, fromSeq: messages[0]!.seq, toSeq: messages.at(-1)!.seq };
+        };
+        const { messages, snapshot } = await assembleContext(input(history, current, { retrieved: found as Retrieved, config: chosen }), { counter, summarize });
+
+        if (snapshot.error) {
+          expect(messages).toEqual([]);
+          expect(snapshot.budget.usedTokens).toBe(0);
+          const alone = [{ role: "system" as const, content: "You are Toby." }, { role: "user" as const, content: currentText, name: "ann" }];
+          expect(independentCount(alone, counter.encoding)).toBeGreaterThan(chosen.maxWorkingMemoryTokens);
+          return;
+        }
+        expect(snapshot.budget.usedTokens).toBe(independentCount(messages, counter.encoding));
+        expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(chosen.maxWorkingMemoryTokens);
+        expect(snapshot.messages).toBe(messages);
+        expect(messages[0]).toEqual({ role: "system", content: "You are Toby." });
+        expect(messages.at(-1)).toMatchObject({ role: "user", content: currentText });
+        // Sections add up: each section's tokens plus the reply's 3 make the whole.
+        expect(snapshot.sections.reduce((sum, section) => sum + section.tokens, 3)).toBe(snapshot.budget.usedTokens);
+        // Every non-notice message of the window is listed once, in order.
+        const window = chosen.historyWindow > 1 ? history.filter((row) => row.role !== "system").slice(-(chosen.historyWindow - 1)) : [];
+        expect(historyItems(snapshot).map((item) => item.seq)).toEqual(window.map((row) => row.seq));
+        for (const item of historyItems(snapshot)) expect(item.included || item.reason !== undefined).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,43 @@
+import type { TokenCounter } from "@/lib/llm/token-counter";
+import type { ChatMessage } from "@/lib/llm/types";
+
+/** OpenAI's counting (the cookbook's num_tokens_from_messages): per message, per name, and the reply's priming. */
+export const PER_MESSAGE_TOKENS = 3;
+export const PER_NAME_TOKENS = 1;
+export const REPLY_PRIMING_TOKENS = 3;
+
+/**
+ * Token costs of chat messages for one encoding. Role and name counts are cached; content counts
+ * come from the caller when already known (stored with the message), so a long history is never
+ * re-tokenised.
+ */
+export class MessageCosts {
+  private readonly fixed = new Map<string, number>();
+
+  constructor(readonly counter: TokenCounter) {}
+
+  content(text: string): number {
+    return this.counter.count(text);
+  }
+
+  /** What `message` adds to the prompt, given its content's count. */
+  message(message: ChatMessage, contentTokens: number): number {
+    const name = message.name === undefined ? 0 : this.cached(message.name) + PER_NAME_TOKENS;
+    return PER_MESSAGE_TOKENS + this.cached(message.role) + contentTokens + name;
+  }
+
+  private cached(text: string): number {
+    let tokens = this.fixed.get(text);
+    if (tokens === undefined) {
+      tokens = this.counter.count(text);
+      this.fixed.set(text, tokens);
+    }
+    return tokens;
+  }
+}
+
+/** The whole array as OpenAI counts it, reply priming included: the budget's definition. */
+export function countPrompt(messages: ChatMessage[], counter: TokenCounter): number {
+  const costs = new MessageCosts(counter);
+  return messages.reduce((sum, message) => sum + costs.message(message, costs.content(message.content)), REPLY_PRIMING_TOKENS);
+}

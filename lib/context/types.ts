@@ -1,0 +1,119 @@
+import type { ChatMessage } from "@/lib/llm/types";
+
+/** The settings of an agent that shape its context (see lib/agents/agent-settings.ts). */
+export interface ContextConfig {
+  maxWorkingMemoryTokens: number;
+  /** Messages the agent sees, the current one included. */
+  historyWindow: number;
+  pruningStrategy: "fifo" | "summarize" | "sliding_window";
+  minHistoryMessages: number;
+  slidingWindowTurns: number;
+  summarizeFraction: number;
+}
+
+/** A message of the conversation as stored: the core decides how the agent sees it. */
+export interface ConversationMessage {
+  id: string;
+  seq: number;
+  role: "user" | "assistant" | "system" | "tool";
+  content: string;
+  authorAgentId: string | null;
+  /** The person's or agent's @handle. */
+  authorHandle: string | null;
+  /** The stored count and the encoding it was counted with; reused only for the same encoding. */
+  tokens: { count: number; encoding: string } | null;
+  /** Handoff summaries and tool results say so in the inspector. */
+  kind?: "handoff_summary" | "tool_result";
+  toolName?: string;
+}
+
+export interface RetrievedProcedure {
+  id: string;
+  name: string;
+  steps: string[];
+  score: number;
+  matchedBy: "regex" | "embedding";
+}
+
+export interface RetrievedKnowledge {
+  id: string;
+  content: string;
+  /** The source document's name. */
+  source: string;
+  score: number;
+}
+
+export interface RetrievedEpisode {
+  id: string;
+  content: string;
+  /** When it happened (ISO date), shown to the model. */
+  occurredAt: string;
+  score: number;
+}
+
+export interface Retrieved {
+  procedure: RetrievedProcedure | null;
+  knowledge: RetrievedKnowledge[];
+  episodes: RetrievedEpisode[];
+}
+
+export const noRetrieval: Retrieved = { procedure: null, knowledge: [], episodes: [] };
+
+/** What Summarize asks for: these oldest history messages, condensed. */
+export interface SummaryRequest {
+  messages: ConversationMessage[];
+}
+
+/** A summary and the range of seqs it covers (a cached one may reach further back). */
+export interface SummaryResult {
+  text: string;
+  fromSeq: number;
+  toSeq: number;
+}
+
+export type Summarize = (request: SummaryRequest) => Promise<SummaryResult>;
+
+export interface RetrievalTiming {
+  /** Milliseconds since the turn started. */
+  startedAt: number;
+  ms: number;
+}
+
+export type SectionKind = "system" | "procedure" | "knowledge" | "episodes" | "summary" | "history" | "current";
+export const SECTION_ORDER: readonly SectionKind[] = ["system", "procedure", "knowledge", "episodes", "summary", "history", "current"];
+
+export type ExclusionReason = "pruned_fifo" | "summarized" | "outside_sliding_window" | "budget";
+
+export interface SnapshotItem {
+  id: string;
+  tokens: number;
+  included: boolean;
+  reason?: string;
+  score?: number;
+  seq?: number;
+  source?: string;
+}
+
+export interface SnapshotSection {
+  kind: SectionKind;
+  tokens: number;
+  items: SnapshotItem[];
+}
+
+/** The inspector's JSON (docs: ../shared/design/context.md, "The snapshot"). */
+export interface ContextSnapshot {
+  turnId: string;
+  conversationId: string;
+  answeringMessageId: string;
+  replyMessageId: string | null;
+  agent: { id: string; handle: string; model: string };
+  mode: "direct" | "summary" | "recent" | "full" | "fork" | "panel";
+  strategy: ContextConfig["pruningStrategy"];
+  budget: { maxTokens: number; usedTokens: number };
+  sections: SnapshotSection[];
+  messages: ChatMessage[];
+  retrieval: { episodic: RetrievalTiming; semantic: RetrievalTiming; procedural: RetrievalTiming };
+  assemblyMs: number;
+  /** Only when the turn could not be assembled: "budget" (system prompt and current message alone overflow). */
+  error?: "budget";
+}
