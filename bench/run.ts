@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
+import { measureMemory } from "./memory";
 import { meetsTarget, type BenchResult } from "./measure";
 
 // `npm run bench`: every measure in one run on this machine; results to bench/results/latest.json.
@@ -10,6 +11,7 @@ process.env.LOG_LEVEL ??= "error";
 const suites: [string, () => Promise<BenchResult[]>][] = [
   ["conversations", measureConversations],
   ["agents", measureAgents],
+  ["memory", measureMemory],
 ];
 
 // `npm run bench -- agents` measures one suite only.

@@ -1,13 +1,13 @@
 import type { TokenCounter } from "@/lib/llm/token-counter";
 import type { ChatMessage } from "@/lib/llm/types";
 import { MessageCosts, REPLY_PRIMING_TOKENS } from "./message-costs";
+import { HistoryLedger, type Speaker } from "./history-ledger";
 import { fifoDrops, slidingWindowKeeps } from "./pruners";
 import { episodesText, knowledgeText, procedureText, speakerName, summaryText } from "./section-text";
 import type {
   ContextConfig,
   ContextSnapshot,
   ConversationMessage,
-  ExclusionReason,
   Retrieved,
   RetrievalTiming,
   SnapshotItem,
@@ -39,15 +39,6 @@ export interface Assembly {
   snapshot: ContextSnapshot;
 }
 
-interface HistoryEntry {
-  source: ConversationMessage;
-  message: ChatMessage;
-  contentTokens: number;
-  cost: number;
-  included: boolean;
-  reason?: ExclusionReason;
-}
-
 interface Scored<T> {
   value: T;
   included: boolean;
@@ -68,16 +59,26 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   const costs = new MessageCosts(deps.counter);
   const agentId = input.turn.agent.id;
 
-  const toEntry = (source: ConversationMessage): HistoryEntry => {
-    const message = asSeenBy(source, agentId);
-    const contentTokens = source.tokens && source.tokens.encoding === deps.counter.encoding ? source.tokens.count : costs.content(source.content);
-    return { source, message, contentTokens, cost: costs.message(message, contentTokens), included: true };
+  // Each speaker's name and fixed overhead (role, name) are worked out once.
+  const self: Speaker = { role: "assistant", name: undefined, overhead: costs.cost("assistant", undefined, 0) };
+  const others = new Map<string, Speaker>();
+  const speakerOf = (source: ConversationMessage): Speaker => {
+    if (source.role === "assistant" && source.authorAgentId === agentId) return self;
+    const handle = source.role === "tool" ? (source.toolName ?? "tool") : source.authorHandle;
+    let speaker = others.get(handle ?? "");
+    if (!speaker) {
+      const name = handle ? speakerName(handle) : undefined;
+      speaker = { role: "user", name, overhead: costs.cost("user", name, 0) };
+      others.set(handle ?? "", speaker);
+    }
+    return speaker;
   };
+  const contentTokensOf = (source: ConversationMessage) =>
+    source.tokens && source.tokens.encoding === deps.counter.encoding ? source.tokens.count : costs.content(source.content);
 
   // App notices take no place in the window; the window counts the current message.
-  const earlier = config.historyWindow > 1 ? input.history.filter((message) => message.role !== "system").slice(-(config.historyWindow - 1)) : [];
-  const history = earlier.map(toEntry);
-  const current = toEntry(input.current);
+  const history = new HistoryLedger(windowOf(input.history, config.historyWindow - 1), speakerOf, contentTokensOf);
+  const current = new HistoryLedger([input.current], speakerOf, contentTokensOf);
   const system = fixedSection(costs, input.systemPrompt);
   const procedure: Scored<NonNullable<Retrieved["procedure"]>> | null = input.retrieved.procedure ? { value: input.retrieved.procedure, included: true } : null;
   const knowledge = byScore(input.retrieved.knowledge);
@@ -93,47 +94,40 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   });
   let retrievedCosts = countRetrieved();
   const summaryCost = () => (summary?.included ? summary.cost : 0);
-  let historyCost = history.reduce((sum, entry) => sum + entry.cost, 0);
   const total = () =>
-    system.cost + retrievedCosts.procedure + retrievedCosts.knowledge + retrievedCosts.episodes + summaryCost() + historyCost + current.cost + REPLY_PRIMING_TOKENS;
-  const exclude = (entry: HistoryEntry, reason: ExclusionReason) => {
-    if (!entry.included) return;
-    entry.included = false;
-    entry.reason = reason;
-    historyCost -= entry.cost;
-  };
-  const included = () => history.filter((entry) => entry.included);
+    system.cost + retrievedCosts.procedure + retrievedCosts.knowledge + retrievedCosts.episodes + summaryCost() + history.cost + current.cost + REPLY_PRIMING_TOKENS;
   const runFifo = () => {
-    const kept = included();
+    const kept = history.includedIndexes();
     const drops = fifoDrops(
-      kept.map((entry) => entry.message.role as "user" | "assistant"),
-      kept.map((entry) => entry.cost),
+      kept.map((index) => history.role(index)),
+      kept.map((index) => history.costOf(index)),
       total() - config.maxWorkingMemoryTokens,
       config.minHistoryMessages,
     );
-    kept.slice(0, drops).forEach((entry) => exclude(entry, "pruned_fifo"));
+    for (let at = 0; at < drops; at++) history.exclude(kept[at]!, "pruned_fifo");
   };
 
   // 1. SlidingWindow always applies: the last N pairs, whatever their size.
   if (config.pruningStrategy === "sliding_window") {
-    const keeps = slidingWindowKeeps(history.map((entry) => entry.message.role as "user" | "assistant"), config.slidingWindowTurns);
-    history.forEach((entry, index) => keeps[index] || exclude(entry, "outside_sliding_window"));
+    const roles = history.items.map((_, index) => history.role(index));
+    const keeps = slidingWindowKeeps(roles, config.slidingWindowTurns);
+    for (let index = 0; index < history.length; index++) if (!keeps[index]) history.exclude(index, "outside_sliding_window");
   }
   const over = () => total() > config.maxWorkingMemoryTokens;
 
   // 2. FIFO and Summarize only when over budget.
   if (over() && config.pruningStrategy === "fifo") runFifo();
   if (over() && config.pruningStrategy === "summarize") {
-    const kept = included();
+    const kept = history.includedIndexes();
     const count = Math.floor(kept.length * config.summarizeFraction);
     if (count > 0 && deps.summarize) {
       try {
-        const result = await deps.summarize({ messages: kept.slice(0, count).map((entry) => entry.source) });
+        const result = await deps.summarize({ messages: kept.slice(0, count).map((index) => history.sources[index]!) });
         const content = summaryText(result.text);
         const contentTokens = costs.content(content);
         summary = { ...result, contentTokens, cost: costs.message({ role: "system", content }, contentTokens), included: true };
         // A cached summary may reach further than asked: nothing is both summarised and kept.
-        kept.filter((entry) => entry.source.seq <= result.toSeq).forEach((entry) => exclude(entry, "summarized"));
+        for (const index of kept) if (history.sources[index]!.seq <= result.toSeq) history.exclude(index, "summarized");
       } catch (error) {
         summaryFailure = error instanceof Error ? error.message : String(error);
       }
@@ -154,10 +148,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   }
 
   // 4. History loses its oldest messages, below any minimum; then the summary itself.
-  for (const entry of history) {
-    if (!over()) break;
-    exclude(entry, "budget");
-  }
+  for (let index = 0; index < history.length && over(); index++) history.exclude(index, "budget");
   if (over() && summary) summary.included = false;
 
   const failed = over();
@@ -169,8 +160,8 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
         ...keptMessage(knowledge, knowledgeText),
         ...keptMessage(episodes, episodesText),
         ...(summary?.included ? [systemMessage(summaryText(summary.text))] : []),
-        ...included().map((entry) => entry.message),
-        current.message,
+        ...history.includedIndexes().map((index) => history.message(index)),
+        current.message(0),
       ];
   const finalCosts = { ...retrievedCosts, summary: summaryCost() };
 
@@ -188,17 +179,10 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
     { kind: "summary", tokens: finalCosts.summary, items: summaryItems(summary, summaryFailure) },
     {
       kind: "history",
-      tokens: historyCost,
-      items: history.map((entry) => ({
-        id: entry.source.id,
-        tokens: entry.contentTokens,
-        included: entry.included,
-        seq: entry.source.seq,
-        ...(entry.reason ? { reason: entry.reason } : {}),
-        ...(entry.source.kind ? { source: entry.source.kind === "tool_result" ? `tool:${entry.source.toolName ?? "unknown"}` : entry.source.kind } : {}),
-      })),
+      tokens: history.cost,
+      items: history.items,
     },
-    { kind: "current", tokens: current.cost, items: [{ id: current.source.id, tokens: current.contentTokens, included: true, seq: current.source.seq }] },
+    { kind: "current", tokens: current.cost, items: current.items },
   ];
   if (failed) for (const section of sections) for (const item of section.items) item.included = item.included && (section.kind === "system" || section.kind === "current");
 
@@ -222,11 +206,14 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   };
 }
 
-/** The agent's own earlier replies are `assistant`; people, other agents and tools speak as `user` with a name. */
-function asSeenBy(message: ConversationMessage, agentId: string): ChatMessage {
-  if (message.role === "assistant" && message.authorAgentId === agentId) return { role: "assistant", content: message.content };
-  const speaker = message.role === "tool" ? (message.toolName ?? "tool") : message.authorHandle;
-  return { role: "user", content: message.content, ...(speaker ? { name: speakerName(speaker) } : {}) };
+/** One shape for every item (absent fields stay undefined and are left out of the JSON): 10,000 of them stay cheap. */
+/** The last `size` messages that are not app notices, oldest first, in one pass from the end. */
+function windowOf(messages: ConversationMessage[], size: number): ConversationMessage[] {
+  let start = messages.length;
+  for (let taken = 0; start > 0 && taken < size; ) if (messages[--start]!.role !== "system") taken++;
+  const window: ConversationMessage[] = [];
+  for (let index = start; index < messages.length; index++) if (messages[index]!.role !== "system") window.push(messages[index]!);
+  return window;
 }
 
 function systemMessage(content: string): ChatMessage {

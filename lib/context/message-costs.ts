@@ -22,8 +22,12 @@ export class MessageCosts {
 
   /** What `message` adds to the prompt, given its content's count. */
   message(message: ChatMessage, contentTokens: number): number {
-    const name = message.name === undefined ? 0 : this.cached(message.name) + PER_NAME_TOKENS;
-    return PER_MESSAGE_TOKENS + this.cached(message.role) + contentTokens + name;
+    return this.cost(message.role, message.name, contentTokens);
+  }
+
+  /** The same, from its parts (no message object needed). */
+  cost(role: ChatMessage["role"], name: string | undefined, contentTokens: number): number {
+    return PER_MESSAGE_TOKENS + this.cached(role) + contentTokens + (name === undefined ? 0 : this.cached(name) + PER_NAME_TOKENS);
   }
 
   private cached(text: string): number {

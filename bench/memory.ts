@@ -1,0 +1,94 @@
+import { AIMessage, HumanMessage, SystemMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
+import { assembleContext, noTiming, type AssemblyInput } from "@/lib/context/assemble-context";
+import { MessageCosts, REPLY_PRIMING_TOKENS } from "@/lib/context/message-costs";
+import { speakerName } from "@/lib/context/section-text";
+import { noRetrieval, type ContextConfig, type ConversationMessage, type Summarize } from "@/lib/context/types";
+import { counterFor } from "@/lib/llm/token-counter";
+import { result, type BenchResult } from "./measure";
+
+const HISTORY = 10_000;
+const BUDGET = 8_000;
+const RUNS = 200;
+const WARMUP = 20;
+const BASELINE_RUNS = 15;
+const AGENT = "agent-bench";
+const counter = counterFor("gpt-4o-mini");
+
+/**
+ * Assembling a 10,000-message history (window 10,000, budget 8k) with each pruner, against
+ * LangChain's trimMessages on the same messages with the same counter (tiktoken's o200k counts,
+ * stored per message, and OpenAI's per-message formula), in the same run.
+ */
+export async function measureMemory(): Promise<BenchResult[]> {
+  const history = conversation(HISTORY);
+  const current: ConversationMessage = { id: "current", seq: HISTORY + 1, role: "user", content: "What did we decide about the release?", authorAgentId: null, authorHandle: "ann", tokens: null };
+  const byPruner: [ContextConfig["pruningStrategy"], number][] = [];
+  for (const strategy of ["fifo", "summarize", "sliding_window"] as const) {
+    // Summarize with its cached summary: the cache answers, no model is called.
+    const summarize: Summarize = async ({ messages }) => ({ text: "The team planned the release and agreed on the checklist.", fromSeq: messages[0]!.seq, toSeq: messages.at(-1)!.seq });
+    const input: AssemblyInput = {
+      turn: { turnId: "bench", conversationId: "bench", agent: { id: AGENT, handle: "bench", model: "gpt-4o-mini" } },
+      config: { maxWorkingMemoryTokens: BUDGET, historyWindow: HISTORY + 1, pruningStrategy: strategy, minHistoryMessages: 4, slidingWindowTurns: 10, summarizeFraction: 0.3 },
+      systemPrompt: "You are a helpful release manager.",
+      history,
+      current,
+      retrieved: noRetrieval,
+      retrieval: { episodic: noTiming, semantic: noTiming, procedural: noTiming },
+    };
+    byPruner.push([strategy, await medianMs(RUNS, WARMUP, () => assembleContext(input, { counter, summarize }))]);
+  }
+  // After ours: the baseline's garbage would otherwise be collected during our runs.
+  const baseline = await medianMs(BASELINE_RUNS, 3, () => trimWithLangChain(history, current));
+  const slowest = Math.max(...byPruner.map(([, ms]) => ms));
+  return [
+    result("context.assembly_10k_ms", "ms", slowest, baseline, { ratioAtMost: 0.05 }),
+    ...byPruner.map(([strategy, ms]) => result(`context.assembly_10k_ms.${strategy}`, "ms", ms, baseline)),
+  ];
+}
+
+/** People and two agents talking, with stored token counts as the database holds them. */
+function conversation(size: number): ConversationMessage[] {
+  const topics = ["the release checklist", "flaky tests in CI", "the staging database", "customer feedback on search", "Friday's demo"];
+  return Array.from({ length: size }, (_, index) => {
+    const own = index % 3 === 1;
+    const content = `${own ? "Noted:" : "About"} ${topics[index % topics.length]}, point ${index}. ${"We should check it again tomorrow. ".repeat(1 + (index % 4))}`;
+    return {
+      id: `m${index}`,
+      seq: index + 1,
+      role: own || index % 3 === 2 ? "assistant" : "user",
+      content,
+      authorAgentId: own ? AGENT : index % 3 === 2 ? "agent-other" : null,
+      authorHandle: own ? "bench" : index % 3 === 2 ? "ada" : index % 2 ? "ann" : "bob",
+      tokens: { count: counter.count(content), encoding: counter.encoding },
+    };
+  });
+}
+
+async function trimWithLangChain(history: ConversationMessage[], current: ConversationMessage): Promise<BaseMessage[]> {
+  const costs = new MessageCosts(counter);
+  const cost = new Map<BaseMessage, number>();
+  const toLangChain = (message: ConversationMessage): BaseMessage => {
+    const own = message.authorAgentId === AGENT;
+    const name = own ? undefined : speakerName(message.authorHandle ?? "user");
+    const converted = own ? new AIMessage({ content: message.content }) : new HumanMessage({ content: message.content, name });
+    cost.set(converted, costs.message({ role: own ? "assistant" : "user", content: message.content, ...(name ? { name } : {}) }, message.tokens?.count ?? costs.content(message.content)));
+    return converted;
+  };
+  const system = new SystemMessage("You are a helpful release manager.");
+  cost.set(system, costs.message({ role: "system", content: String(system.content) }, costs.content(String(system.content))));
+  const messages = [system, ...history.map(toLangChain), toLangChain(current)];
+  const tokenCounter = (list: BaseMessage[]) => list.reduce((sum, message) => sum + (cost.get(message) ?? 0), REPLY_PRIMING_TOKENS);
+  return trimMessages(messages, { maxTokens: BUDGET, strategy: "last", tokenCounter, includeSystem: true, startOn: "human" });
+}
+
+async function medianMs(runs: number, warmup: number, run: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < warmup; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await run();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
