@@ -2,4 +2,5 @@ export const queryKeys = {
   conversations: () => ["conversations"] as const,
   directory: () => ["directory"] as const,
   messages: (conversationId: string) => ["conversation", conversationId, "messages"] as const,
+  turnContext: (turnId: string) => ["turn", turnId, "context"] as const,
 };

@@ -12,6 +12,7 @@ import { useLiveReplies } from "@/hooks/use-live-replies";
 import { useMarkRead } from "@/hooks/use-mark-read";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
 import { useTyping } from "@/hooks/use-typing";
+import { ContextInspector } from "@/components/inspector/context-inspector";
 import type { AddAgentAction } from "./add-agent-menu";
 import { Composer } from "./composer";
 import { composerHint } from "./composer-hint";
@@ -27,6 +28,8 @@ interface ConversationViewProps {
   userId: string;
   /** Admins may stop any agent reply; others only the replies to their own messages. */
   isAdmin: boolean;
+  /** Debug and admin users may inspect what an agent saw. */
+  canInspect: boolean;
   conversation: ConversationSummary;
   participants: ParticipantDto[];
   /** Handles of the project's agents, so a DM can say agents do not take part there. */
@@ -37,7 +40,7 @@ interface ConversationViewProps {
   addAgent: AddAgentAction;
 }
 
-export function ConversationView({ userId, isAdmin, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent }: ConversationViewProps) {
+export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent }: ConversationViewProps) {
   const router = useRouter();
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received } = useConversationMessages(conversation.id, initialPage);
   const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage, received);
@@ -54,6 +57,7 @@ export function ConversationView({ userId, isAdmin, conversation, participants, 
   const [openedAt] = useState(initialPage.messages[0]?.seq ?? 0);
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const [lastSent, setLastSent] = useState("");
+  const [inspecting, setInspecting] = useState<string | null>(null);
   const { scroller, atBottom, onScroll, scrollToBottom } = useHistoryScroll({
     hasOlder: Boolean(hasNextPage),
     loadingOlder: isFetchingNextPage,
@@ -109,7 +113,7 @@ export function ConversationView({ userId, isAdmin, conversation, participants, 
             </p>
           )}
           <ol aria-label="Messages" className="py-2">
-            <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} />
+            <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} onInspect={canInspect ? setInspecting : undefined} />
             <PendingMessages pending={unconfirmed} onRetry={retry} onDiscard={discard} />
             <LiveReplies replies={replies.live} onStop={replies.stop} canStop={canStop} handles={handles} />
           </ol>
@@ -124,6 +128,7 @@ export function ConversationView({ userId, isAdmin, conversation, participants, 
           </button>
         )}
       </div>
+      {inspecting && <ContextInspector turnId={inspecting} messages={messages} onClose={() => setInspecting(null)} />}
       <p aria-live="polite" className="h-5 truncate px-4 text-xs italic text-muted">
         {typing.label}
       </p>

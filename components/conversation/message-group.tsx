@@ -13,7 +13,8 @@ function authorView(author: Group["author"]) {
   return { name: "Chorus", colour: "#64748b", agent: false };
 }
 
-export function MessageGroup({ group, handles }: { group: Group; handles: MentionHandles }) {
+/** `onInspect` is given to debug and admin users: agent replies then offer "Inspect context". */
+export function MessageGroup({ group, handles, onInspect }: { group: Group; handles: MentionHandles; onInspect?: (turnId: string) => void }) {
   const first = group.messages[0]!;
   const view = authorView(group.author);
   if (group.author.kind === "system") {
@@ -49,6 +50,11 @@ export function MessageGroup({ group, handles }: { group: Group; handles: Mentio
             <span className="flex items-center gap-2">
               {message.metadata.stopped && <span className="text-xs italic text-muted">(stopped)</span>}
               {message.author.kind === "agent" && message.metadata.model && <ReplyDetails metadata={message.metadata} />}
+              {message.author.kind === "agent" && onInspect && message.metadata.dispatchId && (
+                <button type="button" onClick={() => onInspect(message.metadata.dispatchId!)} className="rounded px-1 text-xs text-link hover:underline">
+                  Inspect context<span className="sr-only"> of this reply</span>
+                </button>
+              )}
             </span>
           </div>
         ))}

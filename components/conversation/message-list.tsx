@@ -17,13 +17,27 @@ function Divider({ label, tone }: { label: string; tone: "day" | "unread" }) {
 }
 
 /** Messages by day and author, with the "New messages" divider where the reader left off. */
-export function MessageList({ messages, readUpTo, openedAt, userId, handles }: { messages: MessageDto[]; readUpTo: number; openedAt: number; userId: string; handles: MentionHandles }) {
+export function MessageList({
+  messages,
+  readUpTo,
+  openedAt,
+  userId,
+  handles,
+  onInspect,
+}: {
+  messages: MessageDto[];
+  readUpTo: number;
+  openedAt: number;
+  userId: string;
+  handles: MentionHandles;
+  onInspect?: (turnId: string) => void;
+}) {
   return (
     <>
       {timelineItems(messages, { readUpTo, openedAt, userId, now: new Date() }).map((item) => {
         if (item.kind === "day") return <Divider key={item.key} label={item.label} tone="day" />;
         if (item.kind === "unread") return <Divider key={item.key} label="New messages" tone="unread" />;
-        return <MessageGroup key={item.key} group={item.group} handles={handles} />;
+        return <MessageGroup key={item.key} group={item.group} handles={handles} onInspect={onInspect} />;
       })}
     </>
   );

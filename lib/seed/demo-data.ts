@@ -30,6 +30,8 @@ export const demoAgents = [
     color: "#22c55e",
     description: "Summarises long threads.",
     systemPrompt: "You are Sage. Summarise conversations faithfully, attributing points to who made them.",
+    // A small working memory with the Summarize pruner: the context inspector shows it at work.
+    contextSettings: { pruningStrategy: "summarize", maxWorkingMemoryTokens: 600, minHistoryMessages: 2, summaryMaxTokens: 120 },
   },
 ] as const;
 

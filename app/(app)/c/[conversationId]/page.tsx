@@ -29,6 +29,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
       key={conversation.id}
       userId={user.id}
       isAdmin={user.role === "admin"}
+      canInspect={user.role === "admin" || user.role === "debug"}
       projectAgentHandles={(directory?.agents ?? []).map((agent) => agent.handle)}
       conversation={conversation}
       participants={participants}

@@ -1,0 +1,53 @@
+import type { SnapshotItem, SnapshotSection } from "@/lib/context/types";
+import { reasonText, sectionStyle } from "./section-style";
+
+/** Words for an item: the message it was (history) or where it came from (memory). */
+export type DescribeItem = (item: SnapshotItem, section: SnapshotSection["kind"]) => string;
+
+function ItemRow({ item, describe, kind }: { item: SnapshotItem; describe: DescribeItem; kind: SnapshotSection["kind"] }) {
+  const text = describe(item, kind);
+  const facts = [
+    item.seq !== undefined && `seq ${item.seq}`,
+    `${item.tokens.toLocaleString()} tokens`,
+    item.score !== undefined && `score ${item.score.toFixed(2)}`,
+    item.source && kind !== "summary" && `from ${item.source}`,
+  ].filter(Boolean);
+  return (
+    <li className="py-1">
+      {item.included ? <span>{text}</span> : <del className="text-muted">{text}</del>}
+      <span className="block text-xs text-muted">
+        {facts.join(" · ")}
+        {item.reason && <span className={item.included ? "" : "font-semibold text-danger"}>{` · ${item.included ? "" : "excluded: "}${reasonText[item.reason] ?? item.reason}`}</span>}
+      </span>
+    </li>
+  );
+}
+
+/** Every section in the fixed order, each expandable to its items (excluded ones struck through with why). */
+export function SectionList({ sections, describe }: { sections: SnapshotSection[]; describe: DescribeItem }) {
+  return (
+    <div className="divide-y divide-slate-200 dark:divide-slate-800">
+      {sections.map((section) => {
+        const kept = section.items.filter((item) => item.included).length;
+        return (
+          <details key={section.kind} className="py-1" open={section.kind === "history" && section.items.some((item) => !item.included)}>
+            <summary className="flex cursor-pointer items-center gap-2 py-1 text-sm font-medium">
+              <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 shrink-0 rounded-sm ${sectionStyle[section.kind].swatch}`} />
+              <span className="flex-1">{sectionStyle[section.kind].label}</span>
+              <span className="text-xs font-normal text-muted">
+                {section.items.length === 0 ? "empty" : `${kept} of ${section.items.length} included`} · {section.tokens.toLocaleString()} tokens
+              </span>
+            </summary>
+            {section.items.length > 0 && (
+              <ul tabIndex={0} className="max-h-72 overflow-y-auto pb-2 pl-5 text-sm" aria-label={`${sectionStyle[section.kind].label} items`}>
+                {section.items.map((item) => (
+                  <ItemRow key={item.id} item={item} describe={describe} kind={section.kind} />
+                ))}
+              </ul>
+            )}
+          </details>
+        );
+      })}
+    </div>
+  );
+}

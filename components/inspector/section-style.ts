@@ -1,0 +1,21 @@
+import type { SectionKind } from "@/lib/context/types";
+
+/** Each section's name and colour, the same in the bar, its legend and the section list. */
+export const sectionStyle: Record<SectionKind, { label: string; swatch: string }> = {
+  system: { label: "System prompt", swatch: "bg-slate-500" },
+  procedure: { label: "Procedure", swatch: "bg-amber-500" },
+  knowledge: { label: "Knowledge", swatch: "bg-emerald-600" },
+  episodes: { label: "Episodes", swatch: "bg-sky-500" },
+  summary: { label: "Summary", swatch: "bg-fuchsia-500" },
+  history: { label: "History", swatch: "bg-brand-500" },
+  current: { label: "Current message", swatch: "bg-rose-500" },
+};
+
+export const reasonText: Record<string, string> = {
+  pruned_fifo: "pruned by FIFO",
+  summarized: "summarized",
+  outside_sliding_window: "outside the sliding window",
+  budget: "over budget",
+  regex: "matched by pattern",
+  embedding: "matched by meaning",
+};
