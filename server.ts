@@ -3,6 +3,7 @@ import { readEnv } from "@/lib/config/env";
 import { databaseTarget } from "@/lib/db/database-target";
 import { DatabaseStartupError, openDatabase } from "@/lib/db/open-database";
 import { MigrationError } from "@/lib/db/migrator";
+import { MemoryStartupError } from "@/lib/memory/vector-store";
 import { RedisStartupError } from "@/lib/realtime/redis-adapter";
 import { quietClientAborts } from "@/lib/log/quiet-client-aborts";
 import { exitOnSignals } from "@/lib/server/exit-on-signals";
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // Expected start-up failures are one line that says what to fix; anything else keeps its stack.
   const known =
-    error instanceof DatabaseStartupError || error instanceof MigrationError || error instanceof RedisStartupError || isConfigError(error);
+    error instanceof DatabaseStartupError || error instanceof MigrationError || error instanceof RedisStartupError || error instanceof MemoryStartupError || isConfigError(error);
   const message = error instanceof Error ? error.message : String(error);
   console.error(known ? `Chorus could not start: ${message}` : error);
   process.exit(1);

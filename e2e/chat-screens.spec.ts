@@ -116,33 +116,46 @@ test("by keyboard alone: skip link, menus with arrows and Escape, send, mention,
   await expect(account).toHaveCount(0);
   await expect(userButton).toBeFocused();
 
-  // Add agent and the direct-message picker behave the same.
-  for (const [button, menu] of [
-    ["Add agent", "Agents to add"],
-    ["New direct message", "Start a direct message with"],
-  ]) {
-    await page.getByRole("button", { name: button }).focus();
-    await page.keyboard.press("ArrowDown");
-    await expect(page.getByRole("menu", { name: menu })).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(page.getByRole("menu", { name: menu })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: button })).toBeFocused();
-  }
+  // The direct-message picker and Add agent behave the same; Add agent brings Toby into a
+  // channel of Kim's own (a shared channel may have other people's replies streaming).
+  await page.getByRole("button", { name: "New direct message" }).focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menu", { name: "Start a direct message with" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu", { name: "Start a direct message with" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "New direct message" })).toBeFocused();
+
+  const channel = `keys-${Math.random().toString(36).slice(2, 7)}`;
+  await page.getByRole("button", { name: "New channel" }).focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.type(channel);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
+  await page.getByRole("button", { name: "Add agent" }).focus();
+  await page.keyboard.press("ArrowDown");
+  const agents = page.getByRole("menu", { name: "Agents to add" });
+  await expect(agents.getByRole("menuitem").first()).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(agents).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Add agent" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await agents.getByRole("menuitem", { name: /^Toby/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("participants-summary")).toContainText("@toby");
 
   // Mention by keyboard, send with Enter, then Stop the reply from the keyboard.
-  const composer = kim.conversation.composer("general");
+  const composer = kim.conversation.composer(channel);
   await composer.focus();
-  await page.keyboard.type("@sag");
-  await expect(page.getByRole("option", { name: /Sage/ })).toBeVisible();
+  await page.keyboard.type("@tob");
+  await expect(page.getByRole("option", { name: /Toby/ })).toBeVisible();
   await page.keyboard.press("Enter");
   await page.keyboard.type("count to a hundred slowly");
   await page.keyboard.press("Enter");
-  const live = kim.conversation.messages().getByRole("listitem", { name: "Sage is replying" });
-  await expect(live).toBeVisible();
+  const live = kim.conversation.messages().getByRole("listitem", { name: "Toby is replying" });
   await expect(live.getByRole("button", { name: "Stop" })).toBeVisible();
   await live.getByRole("button", { name: "Stop" }).focus();
   await page.keyboard.press("Enter");
-  await expect(kim.conversation.messages().getByRole("listitem", { name: "Messages from Sage" }).last()).toContainText("(stopped)");
+  await expect(kim.conversation.messages().getByRole("listitem", { name: "Messages from Toby" }).last()).toContainText("(stopped)");
 
   // The skip link is the first stop and lands on the page's content.
   await page.goto("/settings");

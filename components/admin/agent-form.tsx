@@ -52,6 +52,7 @@ const sections: { title: string; fields: Field[] }[] = [
       { name: "summaryMaxTokens", label: "Summary max tokens", input: "number" },
       { name: "semanticTopK", label: "Semantic top K", input: "number" },
       { name: "episodicTopK", label: "Episodic top K", input: "number" },
+      { name: "procedureThreshold", label: "Procedure match threshold", hint: "Least similarity (0–1) for a procedure matched by meaning.", input: "number", step: "0.05" },
       {
         name: "handoffMode",
         label: "Handoff context",

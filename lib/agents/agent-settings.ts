@@ -34,6 +34,7 @@ export const contextSettingsSchema = z.object({
   maxWorkingMemoryTokens: integer("Working memory budget", 256, 1_000_000).default(8_000),
   semanticTopK: integer("Semantic top K", 0, 50).default(5),
   episodicTopK: integer("Episodic top K", 0, 50).default(5),
+  procedureThreshold: decimal("Procedure match threshold", 0, 1).default(0.75),
 });
 
 export type ContextSettings = z.infer<typeof contextSettingsSchema>;

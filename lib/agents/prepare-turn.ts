@@ -30,7 +30,15 @@ export async function prepareTurn(
   const { agent, current, askedBy } = turn;
   const provider = providerFor(agent);
   const settings = readContextSettings(agent.contextSettings);
-  const { retrieved, timing } = await retrieveMemory(memory, { agentId: agent.id, userId: askedBy, conversationId: job.conversationId, text: current.content }, startedAt);
+  const { retrieved, timing } = await retrieveMemory(memory, {
+      agentId: agent.id,
+      userId: askedBy,
+      conversationId: job.conversationId,
+      text: current.content,
+      semanticTopK: settings.semanticTopK,
+      episodicTopK: settings.episodicTopK,
+      procedureThreshold: settings.procedureThreshold,
+    }, startedAt);
   const assemblyStarted = performance.now();
   const assembly = await assembleContext(
     {

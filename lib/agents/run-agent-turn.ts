@@ -20,6 +20,8 @@ export interface AgentTurnDeps {
   providerFor: ProviderFor;
   turns: RunningTurns;
   memory: MemoryStores;
+  /** After a complete answer (the write phase: e.g. a procedure worth keeping). */
+  onAnswered?(answer: { agentId: string; dispatchId: string; question: string; reply: string }): void;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
       }
     }
     await finish(deps, job, agent, "done", text, { ...base, usage, latencyMs: Math.round(performance.now() - started) });
+    deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, question: prepared.current.content, reply: text });
   } catch (error) {
     if (!(error instanceof LlmError)) throw error; // database trouble: the lease lapses and the turn is retried
     const latencyMs = Math.round(performance.now() - started);

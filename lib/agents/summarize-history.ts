@@ -1,4 +1,5 @@
-import { SUMMARY_INSTRUCTION, summaryText } from "@/lib/context/section-text";
+import { summaryText } from "@/lib/context/section-text";
+import { SUMMARY_INSTRUCTION } from "@/lib/llm/instructions";
 import type { ConversationMessage, Summarize } from "@/lib/context/types";
 import type { Prisma } from "@/lib/db/open-database";
 import type { LlmProvider } from "@/lib/llm/types";

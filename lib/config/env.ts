@@ -20,6 +20,14 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
+  /** An OpenAI-compatible embeddings endpoint; without it (and without OPENAI_API_KEY) the offline model embeds. */
+  EMBEDDINGS_BASE_URL: optionalUrl,
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().trim().min(1).default("text-embedding-3-small"),
+  /** The endpoint's vector size; fixed per deployment (npm run reembed after a change). */
+  EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(2).max(4096).default(1536),
+  /** A conversation with no message for this long ends its session: episodes are written. */
+  SESSION_IDLE_MINUTES: z.coerce.number().min(1).max(7 * 24 * 60).default(30),
   /** How many proxies in front of the app may be believed about the client (X-Forwarded-*). */
   TRUST_PROXY: z.preprocess(
     (value) => (value === "true" ? 1 : value === "false" || value === "" || value === undefined ? 0 : value),

@@ -21,6 +21,3 @@ export function summaryText(summary: string): string {
 export function speakerName(handle: string): string {
   return handle.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
 }
-
-/** The Summarize pruner's request (seed 003), followed by the messages, each labelled with its author. */
-export const SUMMARY_INSTRUCTION = "Summarize this conversation history concisely:";

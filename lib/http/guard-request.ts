@@ -3,8 +3,16 @@ import { toErrorPayload, AppError } from "@/lib/errors/app-error";
 import { log } from "@/lib/log/logger";
 import { CLIENT_ADDRESS_HEADER, clientAddress, requestProtocol } from "./client-request";
 
-/** Larger bodies are refused before anything reads them (no route takes more yet). */
+/** Larger bodies are refused before anything reads them. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Knowledge uploads take files of up to 10 MB (plus the multipart envelope). */
+const UPLOAD_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+const UPLOAD_PATH = /^\/api\/agents\/[^/]+\/knowledge\/?(\?|$)/;
+
+/** How large a body this request may send. */
+export function bodyLimitFor(url: string | undefined, base = MAX_BODY_BYTES): number {
+  return url && UPLOAD_PATH.test(url) ? Math.max(base, UPLOAD_BODY_BYTES) : base;
+}
 
 const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded", "x-real-ip"];
 
@@ -43,7 +51,8 @@ export function createRequestGuard({ trustedProxies, maxBodyBytes = MAX_BODY_BYT
       delete req.headers[CLIENT_ADDRESS_HEADER];
       if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
 
-      if (tooLarge(req, maxBodyBytes)) return refuseTooLarge(req, res, maxBodyBytes);
+      const limit = bodyLimitFor(req.url, maxBodyBytes);
+      if (tooLarge(req, limit)) return refuseTooLarge(req, res, limit);
       if (requestProtocol(req.headers, trustedProxies) === "https") markCookiesSecure(res);
       active += 1;
       res.once("close", finished);

@@ -1,4 +1,4 @@
-import { SUMMARY_INSTRUCTION } from "@/lib/context/section-text";
+import { EPISODE_INSTRUCTION, SUMMARY_INSTRUCTION } from "./instructions";
 import { countTokens } from "./token-counter";
 import { LlmError, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
 
@@ -12,9 +12,11 @@ export function createOfflineProvider({ chunkDelayMs = 12 }: { chunkDelayMs?: nu
     name: "offline",
     async *stream(request: CompletionRequest): AsyncIterable<StreamEvent> {
       const reply = offlineReply(request);
+      // The pace imitates a model writing to a person; a summary for the pruner is read by no one while it streams.
+      const pace = isInternal(request) ? 0 : chunkDelayMs;
       for (const piece of reply.match(/\S+\s*/g) ?? []) {
         if (request.signal?.aborted) throw new LlmError("Stopped.", "cancelled");
-        if (chunkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
+        if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
         yield { type: "delta", text: piece };
       }
       const inputTokens = request.messages.reduce((sum, message) => sum + countTokens(message.content, request.model), 0);
@@ -27,6 +29,7 @@ export function offlineReply(request: CompletionRequest): string {
   const { messages, contextReport } = request;
   const asked = messages.at(-1)?.content ?? "";
   if (asked.startsWith(SUMMARY_INSTRUCTION)) return extractiveSummary(asked.slice(SUMMARY_INSTRUCTION.length), request.model, request.maxOutputTokens);
+  if (asked.startsWith(EPISODE_INSTRUCTION)) return extractiveEpisode(asked.slice(EPISODE_INSTRUCTION.length), request.model);
   const system = messages.filter((message) => message.role === "system");
   const conversation = messages.filter((message) => message.role !== "system");
   const current = conversation.at(-1);
@@ -54,4 +57,18 @@ function extractiveSummary(body: string, model: string, maxTokens: number): stri
     summary = next;
   }
   return summary || lines[0]?.slice(0, 200) || "(nothing to summarize)";
+}
+
+/** Chorus's own requests (summaries, episodes) stream to no one: no pace. */
+function isInternal(request: CompletionRequest): boolean {
+  const asked = request.messages.at(-1)?.content ?? "";
+  return asked.startsWith(SUMMARY_INSTRUCTION) || asked.startsWith(EPISODE_INSTRUCTION);
+}
+
+/** A session's summary (the opening of the first lines) and its facts: lines with numbers, dates or decisions. */
+function extractiveEpisode(body: string, model: string): string {
+  const lines = body.split("\n").map((line) => line.trim()).filter(Boolean);
+  const summary = extractiveSummary(lines.slice(0, 4).join("\n"), model, 80);
+  const facts = lines.filter((line) => /\d|\b(decided|agreed|will|must|deadline|prefer)\b/i.test(line)).slice(0, 5);
+  return [summary, ...facts.map((fact) => `- ${fact}`)].join("\n");
 }

@@ -109,6 +109,9 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     directoryChanged(userIds) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("directory:changed");
     },
+    knowledgeProgress(userIds, document) {
+      if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("knowledge:progress", document);
+    },
     typing: (conversationId, actor, typing, sidebarUserIds = []) =>
       io.to([conversationRoom(conversationId), ...sidebarUserIds.map(userRoom)]).emit("typing", { conversationId, actor, typing }),
     messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),

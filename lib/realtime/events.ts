@@ -2,6 +2,7 @@ import type { SessionUser } from "@/lib/auth/session-user";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ErrorPayload } from "@/lib/errors/app-error";
+import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 
 /** Every acknowledgement is one of these, like server action results. */
 export type Ack<T> = { data: T } | { error: ErrorPayload };
@@ -65,6 +66,8 @@ export interface ServerToClientEvents {
   "conversation:created": (payload: { conversationId: string }) => void;
   /** Agents were added, changed or disabled in the user's project. */
   "directory:changed": () => void;
+  /** A knowledge document's ingestion moved on (admins of its project). */
+  "knowledge:progress": (document: DocumentSummary) => void;
   /** The user's own read position moved (this tab or another); counts are fresh. */
   "read:updated": (summary: ConversationSummary) => void;
   typing: (event: TypingEvent) => void;

@@ -1,5 +1,6 @@
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import type { MessageDelta, SessionEnded, TypingActor } from "./events";
 
 export interface MessageAudience {
@@ -14,6 +15,8 @@ export interface RealtimePublisher {
   conversationCreated(conversationId: string, userIds: string[]): void;
   /** The project's agents changed: these users' pickers and sidebars reload the directory. */
   directoryChanged(userIds: string[]): void;
+  /** A knowledge document's ingestion moved on: these users (admins) see it live. */
+  knowledgeProgress(userIds: string[], document: DocumentSummary): void;
   /** To the conversation's room, and to these users' sidebars (agents at work show there too). */
   typing(conversationId: string, actor: TypingActor, typing: boolean, sidebarUserIds?: string[]): void;
   messageDelta(delta: MessageDelta): void;
@@ -31,6 +34,7 @@ export const noopPublisher: RealtimePublisher = {
   readUpdated: () => undefined,
   conversationCreated: () => undefined,
   directoryChanged: () => undefined,
+  knowledgeProgress: () => undefined,
   typing: () => undefined,
   messageDelta: () => undefined,
   sessionEnded: () => undefined,

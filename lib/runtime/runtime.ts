@@ -10,6 +10,13 @@ import { startDispatchWorker, type DispatchWorker } from "@/lib/dispatch/dispatc
 import { createProviderRegistry } from "@/lib/llm/provider-registry";
 import { openDatabase, type Database } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
+import type { KnowledgeWorker } from "@/lib/knowledge/ingest-documents";
+import { startKnowledge } from "@/lib/knowledge/knowledge-runtime";
+import { capturePendingProcedure } from "@/lib/memory/manage-procedures";
+import { detectProcedure } from "@/lib/memory/detect-procedure";
+import { endSession, idleSessions } from "@/lib/memory/end-session";
+import { openMemory, type Memory } from "@/lib/memory/memory-runtime";
+import type { Embedder } from "@/lib/memory/embedder";
 import { emptyMemory } from "@/lib/memory/retrieve-memory";
 import { joinDefaultProject } from "@/lib/projects/join-default-project";
 import { noopPublisher, type RealtimePublisher } from "@/lib/realtime/publisher";
@@ -32,6 +39,12 @@ export interface Runtime {
   dispatcher: DispatchWorker | null;
   /** The Redis link of a multi-node deployment, for /api/health. */
   redisStatus(): "up" | "down" | "unused";
+  /** Embedder, vector search and memory stores; null until opened (scripts and most tests run without). */
+  memory: Memory | null;
+  /** Ingests uploaded knowledge; started with memory. */
+  knowledge: KnowledgeWorker | null;
+  /** Ends idle sessions; started with memory. */
+  sessionSweep: NodeJS.Timeout | null;
 }
 
 const globalKey = Symbol.for("chorus.runtime");
@@ -57,7 +70,7 @@ export function provideRuntime(runtime: Runtime): void {
 
 /** For tests: build a runtime around a database they opened. */
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
-  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, redisStatus: () => "unused" };
+  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionSweep: null };
   runtime.auth = createAuth({
     prisma: db.prisma,
     secret,
@@ -75,14 +88,23 @@ export function messaging(runtime: Runtime) {
   return { prisma: runtime.db.prisma, publisher: runtime.realtime, wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds) };
 }
 
+/** Which provider answers for an agent (its endpoint, or the offline model at the given pace). */
+function providerRegistry(runtime: Runtime, offlineChunkDelayMs?: number) {
+  return createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, offlineChunkDelayMs });
+}
+
 /** Starts the worker that runs agent turns for this runtime's dispatches. */
 export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: number; leaseMs?: number; pollMs?: number } = {}): DispatchWorker {
   const deps: AgentTurnDeps = {
     prisma: runtime.db.prisma,
     publisher: () => runtime.realtime,
-    providerFor: createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, offlineChunkDelayMs: options.offlineChunkDelayMs }),
+    providerFor: providerRegistry(runtime, options.offlineChunkDelayMs),
     turns: runtime.turns,
-    memory: emptyMemory,
+    // Read at each turn: memory may be opened after the worker starts (tests).
+    get memory() {
+      return runtime.memory?.stores ?? emptyMemory;
+    },
+    onAnswered: (answer) => void captureProcedure(runtime, answer),
   };
   runtime.dispatcher = startDispatchWorker({
     prisma: runtime.db.prisma,
@@ -124,7 +146,49 @@ export async function closeRuntime(): Promise<void> {
   delete holder[globalKey];
   const runtime = await pending.catch(() => undefined);
   await stopAgents(runtime);
+  clearInterval(runtime?.sessionSweep ?? undefined);
+  await runtime?.knowledge?.stop();
+  await runtime?.memory?.embedder.close();
   await runtime?.db.close();
+}
+
+/** Opens memory (embedder, vector search, stores), starts ingesting uploaded knowledge and ending idle sessions. */
+export async function startMemory(runtime: Runtime, embedder: Embedder): Promise<void> {
+  runtime.memory = await openMemory(runtime.db, embedder);
+  runtime.knowledge = startKnowledge({ prisma: runtime.db.prisma, embedder, publisher: () => runtime.realtime });
+  const idleMinutes = runtime.env.SESSION_IDLE_MINUTES;
+  const sweep = setInterval(() => void endIdleSessions(runtime, idleMinutes), Math.min(60_000, (idleMinutes * 60_000) / 2));
+  sweep.unref();
+  runtime.sessionSweep = sweep;
+}
+
+/** Ends sessions nobody wrote in for `idleMinutes` (every node sweeps; each session is claimed once). */
+async function endIdleSessions(runtime: Runtime, idleMinutes: number): Promise<void> {
+  const memory = runtime.memory;
+  if (!memory) return;
+  try {
+    for (const conversationId of await idleSessions(runtime.db.prisma, idleMinutes)) {
+      await endSession(sessionDeps(runtime, memory), { conversationId });
+    }
+  } catch (error) {
+    log.error("idle session sweep failed", { error });
+  }
+}
+
+export function sessionDeps(runtime: Runtime, memory: Memory) {
+  return { prisma: runtime.db.prisma, embedder: memory.embedder, providerFor: providerRegistry(runtime) };
+}
+
+/** The write phase after an answer: a reply that walks through steps becomes a pending procedure. */
+async function captureProcedure(runtime: Runtime, answer: { agentId: string; dispatchId: string; question: string; reply: string }): Promise<void> {
+  const memory = runtime.memory;
+  const detected = memory ? detectProcedure(answer.question, answer.reply) : null;
+  if (!memory || !detected) return;
+  try {
+    await capturePendingProcedure({ prisma: runtime.db.prisma, embedder: memory.embedder }, { agentId: answer.agentId, dispatchId: answer.dispatchId, ...detected });
+  } catch (error) {
+    log.warn("procedure capture failed", { dispatchId: answer.dispatchId, error });
+  }
 }
 
 /** No new turns; running ones give their dispatch back so another node answers at once. */

@@ -6,10 +6,11 @@ import type { Env } from "@/lib/config/env";
 import type { Database } from "@/lib/db/open-database";
 import { createRequestGuard } from "@/lib/http/guard-request";
 import { log } from "@/lib/log/logger";
+import { embedderFor } from "@/lib/memory/memory-runtime";
 import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
 import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
-import { closeRuntime, initRuntime, startAgents, stopAgents } from "@/lib/runtime/runtime";
+import { closeRuntime, initRuntime, startAgents, startMemory, stopAgents } from "@/lib/runtime/runtime";
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -29,6 +30,7 @@ const DRAIN_MS = 3_000;
  */
 export async function startChorus({ env, db, handle }: { env: Env; db: Database; handle?: RequestHandler }): Promise<ChorusServer> {
   const runtime = await initRuntime(env, db);
+  await startMemory(runtime, embedderFor(env));
   const redis = env.REDIS_URL ? await connectRedisAdapter(env.REDIS_URL, { onReconnect: () => runtime.realtime.resync() }) : null;
   if (redis) runtime.redisStatus = redis.status;
   const requests = createRequestGuard({ trustedProxies: env.TRUST_PROXY });

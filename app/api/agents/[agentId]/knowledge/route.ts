@@ -1,0 +1,30 @@
+import { AppError } from "@/lib/errors/app-error";
+import { jsonResponse, WithStatus } from "@/lib/http/json-response";
+import { listDocuments } from "@/lib/knowledge/manage-documents";
+import { uploadDocument } from "@/lib/knowledge/upload-document";
+import { requireApiUser } from "@/lib/session/api-user";
+
+type Params = { params: Promise<{ agentId: string }> };
+
+/** The agent's knowledge documents with their ingestion status (admins). */
+export async function GET(request: Request, { params }: Params) {
+  return jsonResponse("list-knowledge", async () => {
+    const { runtime, user } = await requireApiUser(request);
+    return listDocuments(runtime.db.prisma, { actor: user, agentId: (await params).agentId });
+  });
+}
+
+/** Adds a .md, .txt or .pdf file (multipart field "file") to the agent's knowledge; indexed in the background. */
+export async function POST(request: Request, { params }: Params) {
+  return jsonResponse("upload-knowledge", async () => {
+    const { runtime, user } = await requireApiUser(request, { change: true });
+    const form = await request.formData().catch(() => {
+      throw new AppError("bad_request", "Send the file as multipart/form-data in a field named file.");
+    });
+    const file = form.get("file");
+    if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload (a field named file).");
+    const document = await uploadDocument(runtime.db.prisma, { actor: user, agentId: (await params).agentId, name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
+    runtime.knowledge?.wake();
+    return new WithStatus(document, 201);
+  });
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { SessionUser } from "@/lib/auth/session-user";
+import type { Prisma } from "@/lib/db/open-database";
+import { AppError } from "@/lib/errors/app-error";
+import { agentOfAdmin } from "@/lib/knowledge/upload-document";
+import { refinePlainText } from "@/lib/validation/plain-text";
+import type { Embedder } from "./embedder";
+import { checkTrigger } from "./trigger-pattern";
+
+export const procedureStatuses = ["pending", "approved", "rejected"] as const;
+
+export const procedureInputSchema = z.object({
+  name: z.string({ error: "Name the procedure." }).trim().min(1, "Name the procedure.").max(120, "Keep the name under 120 characters.").superRefine(refinePlainText("Names")),
+  trigger: z
+    .string()
+    .trim()
+    .max(300, "Keep the trigger under 300 characters.")
+    .transform((value) => (value === "" ? null : value))
+    .superRefine((value, ctx) => {
+      const problem = value === null ? null : checkTrigger(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .nullable()
+    .default(null),
+  steps: z
+    .array(z.string().trim().min(1).max(500, "Keep each step under 500 characters.").superRefine(refinePlainText("Steps")))
+    .min(1, "A procedure needs at least one step.")
+    .max(20, "A procedure has at most 20 steps."),
+});
+
+export type ProcedureInput = z.infer<typeof procedureInputSchema>;
+
+export interface ProcedureView {
+  id: string;
+  name: string;
+  trigger: string | null;
+  steps: string[];
+  status: (typeof procedureStatuses)[number];
+  createdAt: string;
+}
+
+const columns = { id: true, name: true, trigger: true, steps: true, status: true, createdAt: true } as const;
+const view = (row: { id: string; name: string; trigger: string | null; steps: string[]; status: string; createdAt: Date }): ProcedureView => ({
+  ...row,
+  status: row.status as ProcedureView["status"],
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** What a procedure is matched by meaning against: its name and steps. */
+const embeddingText = (input: { name: string; steps: string[] }) => `${input.name}. ${input.steps.join(" ")}`;
+
+/** An agent's procedures, pending ones first (admins review them). */
+export async function listProcedures(prisma: Prisma, { actor, agentId }: { actor: SessionUser; agentId: string }): Promise<ProcedureView[]> {
+  await agentOfAdmin(prisma, { actor, agentId });
+  const rows = await prisma.procedure.findMany({ where: { agentId }, orderBy: [{ createdAt: "desc" }], select: columns });
+  const order = { pending: 0, approved: 1, rejected: 2 } as Record<string, number>;
+  return rows.map(view).sort((a, b) => order[a.status]! - order[b.status]!);
+}
+
+/** A procedure written by hand: approved at once (an admin wrote it). */
+export async function createProcedure(deps: { prisma: Prisma; embedder: Embedder }, { actor, agentId, input }: { actor: SessionUser; agentId: string; input: ProcedureInput }): Promise<ProcedureView> {
+  await agentOfAdmin(deps.prisma, { actor, agentId });
+  const [embedding] = await deps.embedder.embed([embeddingText(input)]);
+  return view(await deps.prisma.procedure.create({ data: { id: randomUUID(), agentId, ...input, status: "approved", embedding: embedding! }, select: columns }));
+}
+
+/** Edits a procedure's name, trigger and steps (re-embedded), leaving its status as it is. */
+export async function updateProcedure(deps: { prisma: Prisma; embedder: Embedder }, { actor, agentId, procedureId, input }: { actor: SessionUser; agentId: string; procedureId: string; input: ProcedureInput }): Promise<ProcedureView> {
+  await agentOfAdmin(deps.prisma, { actor, agentId });
+  const [embedding] = await deps.embedder.embed([embeddingText(input)]);
+  const { count } = await deps.prisma.procedure.updateMany({ where: { id: procedureId, agentId }, data: { ...input, embedding: embedding! } });
+  if (count === 0) throw new AppError("not_found", "That procedure does not exist.");
+  return view(await deps.prisma.procedure.findUniqueOrThrow({ where: { id: procedureId }, select: columns }));
+}
+
+/** Approves (only approved procedures are ever matched) or rejects a procedure. */
+export async function setProcedureStatus(prisma: Prisma, { actor, agentId, procedureId, status }: { actor: SessionUser; agentId: string; procedureId: string; status: "approved" | "rejected" }): Promise<void> {
+  await agentOfAdmin(prisma, { actor, agentId });
+  const { count } = await prisma.procedure.updateMany({ where: { id: procedureId, agentId }, data: { status } });
+  if (count === 0) throw new AppError("not_found", "That procedure does not exist.");
+}
+
+export async function deleteProcedure(prisma: Prisma, { actor, agentId, procedureId }: { actor: SessionUser; agentId: string; procedureId: string }): Promise<void> {
+  await agentOfAdmin(prisma, { actor, agentId });
+  await prisma.procedure.deleteMany({ where: { id: procedureId, agentId } });
+}
+
+/** A procedure the detector found in a reply: pending until an admin approves it. */
+export async function capturePendingProcedure(deps: { prisma: Prisma; embedder: Embedder }, { agentId, dispatchId, name, steps }: { agentId: string; dispatchId: string; name: string; steps: string[] }): Promise<void> {
+  const [embedding] = await deps.embedder.embed([embeddingText({ name, steps })]);
+  await deps.prisma.procedure.create({ data: { id: randomUUID(), agentId, name, steps, status: "pending", embedding: embedding!, sourceDispatchId: dispatchId } });
+}

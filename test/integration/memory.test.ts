@@ -1,0 +1,203 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as uploadRoute } from "@/app/api/agents/[agentId]/knowledge/route";
+import type { ContextSnapshot } from "@/lib/context/types";
+import { createChannel } from "@/lib/conversations/create-channel";
+import type { MessageDto } from "@/lib/conversations/message-dto";
+import { openAgentChat } from "@/lib/conversations/open-agent-chat";
+import { deleteDocument } from "@/lib/knowledge/manage-documents";
+import { uploadDocument } from "@/lib/knowledge/upload-document";
+import { createLocalEmbedder } from "@/lib/memory/embedder";
+import { endSession } from "@/lib/memory/end-session";
+import { createProcedure, setProcedureStatus, capturePendingProcedure } from "@/lib/memory/manage-procedures";
+import { prepareVectorStore, vectorStore } from "@/lib/memory/vector-store";
+import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import type { Ack } from "@/lib/realtime/events";
+import { sessionDeps, startAgents, startMemory } from "@/lib/runtime/runtime";
+import { createProjectWithChannel } from "../support/fixtures";
+import { makePdf } from "../support/make-pdf";
+import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "../support/test-app";
+import { until } from "../support/until";
+
+/** The memory stores with the real offline embedding model, through real agent turns. */
+describe("memory: knowledge, episodes and procedures", () => {
+  let app: TestApp;
+  let admin: TestUser;
+  let ann: TestUser;
+  let socket: ClientSocket;
+  let projectId: string;
+  let agentId: string;
+  let channelId: string;
+  const received: MessageDto[] = [];
+  const actor = () => ({ id: admin.id, name: admin.name, email: admin.email, role: "admin" as const });
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+    projectId = (await createProjectWithChannel(app.prisma)).project.id;
+    admin = await app.signUp("Adam");
+    ann = await app.signUp("Ann");
+    await app.prisma.user.update({ where: { id: admin.id }, data: { role: "admin" } });
+    await startMemory(app.runtime, createLocalEmbedder());
+    startAgents(app.runtime, { leaseMs: 10_000, pollMs: 100, offlineChunkDelayMs: 0 });
+    agentId = (await app.prisma.agent.create({
+      data: { projectId, handle: "hr", displayName: "HR", color: "#0ea5e9", systemPrompt: "You answer HR questions.", provider: "offline", model: "offline", contextSettings: { semanticTopK: 3, episodicTopK: 3 } },
+    })).id;
+    channelId = (await createChannel(app.prisma, { userId: ann.id, projectId, name: "hr-questions", agentIds: [agentId] })).id;
+    socket = await app.connect(ann);
+    socket.on("message:created", (message) => received.push(message));
+    await emitWithAck(socket, "conversation:join", { conversationId: channelId });
+  }, 60_000);
+  afterAll(() => app.close());
+
+  const upload = (name: string, content: string | Uint8Array) =>
+    uploadDocument(app.prisma, { actor: actor(), agentId, name, bytes: typeof content === "string" ? new TextEncoder().encode(content) : content });
+  const ready = async (documentId: string) => {
+    app.runtime.knowledge!.wake();
+    await until(async () => (await app.prisma.knowledgeDocument.findUnique({ where: { id: documentId } }))?.status === "ready", "the document to be indexed", 30_000);
+  };
+  const ask = async (conversationId: string, content: string) => {
+    await app.prisma.rateBucket.deleteMany();
+    const ack = await emitWithAck<Ack<MessageDto>>(socket, "message:send", { conversationId, clientId: randomUUID(), content });
+    const question = (ack as { data: MessageDto }).data;
+    await until(() => received.some((message) => message.metadata.replyToMessageId === question.id), "the reply", 20_000);
+    const reply = received.find((message) => message.metadata.replyToMessageId === question.id)!;
+    const row = await app.prisma.contextSnapshot.findUniqueOrThrow({ where: { turnId: reply.metadata.dispatchId! } });
+    return { question, reply, snapshot: row.snapshot as unknown as ContextSnapshot };
+  };
+  const section = (snapshot: ContextSnapshot, kind: string) => snapshot.sections.find((candidate) => candidate.kind === kind)!;
+
+  it("indexes .md, .txt and .pdf files and retrieves the relevant chunk with its document's name", async () => {
+    const documents = [
+      await upload("HR Policy 2025.pdf", makePdf(["Annual leave entitlement is 25 days per year.", "Unused leave expires at the end of March."])),
+      await upload("Expenses.md", "# Expenses\n\nTravel expenses are reimbursed within 30 days when receipts are attached."),
+      await upload("office.txt", "The office coffee machine is on the third floor, next to the kitchen."),
+    ];
+    expect(documents.map((document) => document.status)).toEqual(["queued", "queued", "queued"]);
+    for (const document of documents) await ready(document.id);
+
+    const leave = await ask(channelId, "@hr how many days of annual leave do I get?");
+    const knowledge = section(leave.snapshot, "knowledge").items;
+    expect(knowledge[0]).toMatchObject({ included: true, source: "HR Policy 2025.pdf", score: expect.any(Number) });
+    expect(leave.snapshot.messages.some((message) => message.content.includes("Source: HR Policy 2025.pdf\nAnnual leave entitlement is 25 days"))).toBe(true);
+    expect(leave.reply.content).toContain("knowledge: 3 items");
+
+    const travel = await ask(channelId, "@hr when are travel costs paid back?");
+    expect(section(travel.snapshot, "knowledge").items[0]).toMatchObject({ source: "Expenses.md" });
+    const coffee = await ask(channelId, "@hr where can I get coffee?");
+    expect(section(coffee.snapshot, "knowledge").items[0]).toMatchObject({ source: "office.txt" });
+
+    // The three searches started together and overlapped in time.
+    const { episodic, semantic, procedural } = coffee.snapshot.retrieval;
+    const spans = [episodic, semantic, procedural].map(({ startedAt, ms }) => [startedAt, startedAt + ms] as const);
+    for (const [start] of spans) for (const [, end] of spans) expect(start).toBeLessThan(end);
+  });
+
+  it("replaces a re-uploaded document's chunks at once, and leaves nothing of a document deleted mid-ingestion", async () => {
+    const first = await upload("rota.txt", "The on-call rota changes every Monday.");
+    await ready(first.id);
+    const second = await upload("rota.txt", "The on-call rota changes every Thursday at noon.");
+    await ready(second.id);
+    const chunks = await app.prisma.knowledgeChunk.findMany({ where: { document: { name: "rota.txt" } }, select: { content: true, documentId: true } });
+    expect(chunks).toEqual([{ content: "The on-call rota changes every Thursday at noon.", documentId: second.id }]);
+    expect(await app.prisma.knowledgeDocument.count({ where: { name: "rota.txt" } })).toBe(1);
+
+    const big = await upload("handbook.md", Array.from({ length: 400 }, (_, index) => `Rule ${index}: be kind to colleague number ${index}.`).join("\n\n"));
+    app.runtime.knowledge!.wake();
+    await until(async () => (await app.prisma.knowledgeDocument.findUnique({ where: { id: big.id } }))?.status === "processing", "ingestion to start", 20_000);
+    await deleteDocument(app.prisma, { actor: actor(), agentId, documentId: big.id });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await app.prisma.knowledgeDocument.count({ where: { id: big.id } })).toBe(0);
+    expect(await app.prisma.knowledgeChunk.count({ where: { documentId: big.id } })).toBe(0);
+  });
+
+  it("refuses bad uploads with the reason and keeps nothing; only admins may upload", async () => {
+    const post = (user: TestUser, file: File) => {
+      const form = new FormData();
+      form.set("file", file);
+      return uploadRoute(new Request(`${app.url}/api/agents/${agentId}/knowledge`, { method: "POST", headers: { cookie: user.cookie, origin: app.url, host: new URL(app.url).host }, body: form }), { params: Promise.resolve({ agentId }) });
+    };
+    const before = await app.prisma.knowledgeDocument.count();
+    const binary = await post(admin, new File([new Uint8Array([0, 1, 2, 0, 0, 3, 4, 0])], "notes.txt"));
+    expect(binary.status).toBe(400);
+    expect((await binary.json()).error.message).toMatch(/looks like a binary file/);
+    const broken = await post(admin, new File(["%PDF-1.4 nothing"], "scan.pdf"));
+    expect((await broken.json()).error.message).toMatch(/could not be read as a PDF/);
+    expect((await post(ann, new File(["hello"], "ok.txt"))).status).toBe(403);
+    expect(await app.prisma.knowledgeDocument.count()).toBe(before);
+  });
+
+  it("matches an approved procedure by trigger or by meaning, and never a pending or rejected one", async () => {
+    // The offline model's similarities run lower than hosted models': this agent asks for 0.5.
+    await app.prisma.agent.update({ where: { id: agentId }, data: { contextSettings: { semanticTopK: 3, episodicTopK: 3, procedureThreshold: 0.5 } } });
+    const deps = { prisma: app.prisma, embedder: app.runtime.memory!.embedder };
+    const byTrigger = await createProcedure(deps, { actor: actor(), agentId, input: { name: "Password reset", trigger: "\\b(reset|forgot)\\b.*password", steps: ["Open the IT portal", "Choose Reset password", "Check your phone for the code"] } });
+    await createProcedure(deps, { actor: actor(), agentId, input: { name: "Booking a meeting room", trigger: null, steps: ["Open the calendar", "Add a room as a guest", "Wait for the room to accept"] } });
+    await capturePendingProcedure(deps, { agentId, dispatchId: randomUUID(), name: "Ordering a laptop", steps: ["Ask your manager", "Fill the IT form", "Collect it at the desk"] });
+
+    const reset = await ask(channelId, "@hr I forgot my password, how do I reset it?");
+    expect(section(reset.snapshot, "procedure").items).toEqual([expect.objectContaining({ id: byTrigger.id, reason: "regex", included: true })]);
+    const room = await ask(channelId, "@hr how can I book a meeting room in the calendar?");
+    expect(section(room.snapshot, "procedure").items).toEqual([expect.objectContaining({ reason: "embedding", source: "Booking a meeting room" })]);
+    const laptop = await ask(channelId, "@hr how do I order a new laptop?");
+    expect(section(laptop.snapshot, "procedure").items.map((item) => item.source)).not.toContain("Ordering a laptop");
+
+    await setProcedureStatus(app.prisma, { actor: actor(), agentId, procedureId: byTrigger.id, status: "rejected" });
+    const rejected = await ask(channelId, "@hr I forgot my password again");
+    expect(section(rejected.snapshot, "procedure").items.map((item) => item.id)).not.toContain(byTrigger.id);
+  });
+
+  it("writes an episode when a session ends and recalls it in a later conversation with the same agent", async () => {
+    const { id: chatId } = await openAgentChat(app.prisma, { userId: ann.id, projectId, agentId });
+    await emitWithAck(socket, "conversation:join", { conversationId: chatId });
+    await ask(chatId, "My manager approved 5 days of leave starting on 14 July.");
+    const written = await endSession(sessionDeps(app.runtime, app.runtime.memory!), { conversationId: chatId });
+    expect(written).toBe(1);
+    expect(await endSession(sessionDeps(app.runtime, app.runtime.memory!), { conversationId: chatId })).toBe(0);
+    const [episode] = await app.prisma.episode.findMany({ where: { userId: ann.id, agentId } });
+    expect(episode).toMatchObject({ conversationId: chatId, summary: expect.stringContaining("5 days") });
+    expect(episode!.facts.some((fact) => fact.includes("14 July"))).toBe(true);
+
+    // Later, in the channel: the agent recalls what Ann told it in the chat.
+    const later = await ask(channelId, "@hr when does my leave start?");
+    expect(section(later.snapshot, "episodes").items[0]).toMatchObject({ id: episode!.id, included: true });
+    expect(later.snapshot.messages.some((message) => message.content.startsWith("Past conversation snippets:"))).toBe(true);
+  });
+
+  it("drops the lowest-scored retrieved items first when the budget is tight", async () => {
+    const long = await upload("Leave in detail.md", Array.from({ length: 6 }, (_, index) => `Leave rule ${index}: ${"annual leave days are counted in working days, and part-time staff get leave pro rata to their hours. ".repeat(8)}`).join("\n\n"));
+    await ready(long.id);
+    await app.prisma.agent.update({ where: { id: agentId }, data: { contextSettings: { semanticTopK: 5, episodicTopK: 0, maxWorkingMemoryTokens: 400, minHistoryMessages: 0 } } });
+    const tight = await ask(channelId, "@hr annual leave days?");
+    const items = section(tight.snapshot, "knowledge").items;
+    const kept = items.filter((item) => item.included);
+    const dropped = items.filter((item) => !item.included);
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const item of dropped) expect(item.reason).toBe("budget");
+    for (const keptItem of kept) for (const droppedItem of dropped) expect(keptItem.score!).toBeGreaterThanOrEqual(droppedItem.score!);
+    expect(tight.snapshot.budget.usedTokens).toBeLessThanOrEqual(400);
+    await app.prisma.agent.update({ where: { id: agentId }, data: { contextSettings: { semanticTopK: 3, episodicTopK: 3 } } });
+  });
+
+  it("gives the same top-K with pgvector's HNSW index as with exact search", async () => {
+    const otherAgent = (await app.prisma.agent.create({ data: { projectId, handle: `vectors${Date.now()}`, displayName: "Vectors", color: "#000000", systemPrompt: "x", model: "offline" } })).id;
+    const document = await app.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: otherAgent, name: "random.txt", mediaType: "text/plain", bytes: 1, status: "ready" } });
+    const random = () => Array.from({ length: 512 }, () => Math.random() - 0.5);
+    await app.prisma.knowledgeChunk.createMany({ data: Array.from({ length: 300 }, (_, ordinal) => ({ id: randomUUID(), documentId: document.id, agentId: otherAgent, ordinal, content: `chunk ${ordinal}`, embedding: random() })) });
+    const hnsw = app.runtime.memory!.vectors;
+    expect(hnsw.mode).toBe("pgvector");
+    const exact = vectorStore(app.prisma, "exact", 512);
+    for (let query = 0; query < 5; query++) {
+      const vector = random();
+      const where = sql`"agentId" = ${otherAgent}`;
+      const [fromIndex, fromScan] = [await hnsw.nearest("knowledge_chunks", where, vector, 5), await exact.nearest("knowledge_chunks", where, vector, 5)];
+      expect(fromIndex.map((row) => row.id)).toEqual(fromScan.map((row) => row.id));
+      fromIndex.forEach((row, index) => expect(row.score).toBeCloseTo(fromScan[index]!.score, 5));
+    }
+  });
+
+  it("stops start-up when the embedder's dimension differs from the stored one, naming both", async () => {
+    await expect(prepareVectorStore(app.db, { name: "openai:text-embedding-3-small", dimensions: 1536 })).rejects.toThrow(
+      /gives 1536 dimensions, but this database's memory was embedded with 512 \(local:use-lite\)\. Run `npm run reembed`/,
+    );
+  });
+});
