@@ -8,7 +8,11 @@ import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversation
 import { startConversation, startConversationSchema, type StartConversationInput } from "@/lib/conversations/start-conversation";
 import { sendMessage } from "@/lib/conversations/send-message";
 import { publicAction, userAction } from "@/lib/actions/safe-action";
-import { messaging } from "@/lib/runtime/runtime";
+import { messaging, sessionDeps } from "@/lib/runtime/runtime";
+import { assertParticipant } from "@/lib/conversations/assert-participant";
+import { AppError } from "@/lib/errors/app-error";
+import { endSession } from "@/lib/memory/end-session";
+import { deleteMyEpisode, listMyEpisodes } from "@/lib/memory/my-episodes";
 
 const id = (what: string) => z.string().min(1, `Choose ${what}.`);
 export const postMessageAction = userAction("post-message", postMessageInputSchema, async (input, { runtime, user }) => {
@@ -43,3 +47,17 @@ export const signOutAction = publicAction("sign-out", z.unknown(), async (_input
   await signOut(runtime.auth, { headers });
   redirect("/sign-in");
 });
+
+export const endSessionAction = userAction("end-session", z.object({ conversationId: conversationIdSchema }), async ({ conversationId }, { runtime, user }) => {
+  await assertParticipant(runtime.db.prisma, { userId: user.id, conversationId });
+  if (!runtime.memory) throw new AppError("internal", "Memory is not running on this server.");
+  return { episodes: await endSession(sessionDeps(runtime, runtime.memory), { conversationId }) };
+});
+
+export const listMyEpisodesAction = userAction("list-my-episodes", z.object({ agentId: id("an agent") }), ({ agentId }, { runtime, user }) =>
+  listMyEpisodes(runtime.db.prisma, { userId: user.id, agentId }),
+);
+
+export const deleteMyEpisodeAction = userAction("delete-my-episode", z.object({ episodeId: id("a memory") }), ({ episodeId }, { runtime, user }) =>
+  deleteMyEpisode(runtime.db.prisma, { userId: user.id, episodeId }),
+);

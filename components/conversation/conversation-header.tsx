@@ -1,18 +1,26 @@
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
+import { EndSessionButton, type EndSessionAction } from "@/components/memory/end-session-button";
+import { MyMemories, type MemoryActions } from "@/components/memory/my-memories";
 import { AddAgentMenu, type AddAgentAction } from "./add-agent-menu";
+
+export interface HeaderMemoryActions extends MemoryActions {
+  endSession: EndSessionAction;
+}
 
 export function ConversationHeader({
   conversation,
   participants,
   addableAgents,
   addAgent,
+  memory,
 }: {
   conversation: ConversationSummary;
   participants: ParticipantDto[];
   addableAgents: ProjectDirectory["agents"];
   addAgent: AddAgentAction;
+  memory: HeaderMemoryActions;
 }) {
   const prefix = conversation.type === "group" ? "# " : "";
   const agents = participants.filter((participant) => participant.kind === "agent");
@@ -27,6 +35,8 @@ export function ConversationHeader({
         {participants.length} participants
         {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}${agent.disabled ? " (disabled)" : ""}`).join(", ")}`}
       </p>
+      {conversation.type === "agent_dm" && conversation.peer && <MyMemories agentId={conversation.peer.id} agentName={conversation.peer.name} actions={memory} />}
+      {conversation.type !== "dm" && <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} />}
       {conversation.type === "group" && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
     </header>
   );

@@ -17,7 +17,7 @@ import type { AddAgentAction } from "./add-agent-menu";
 import { Composer } from "./composer";
 import { composerHint } from "./composer-hint";
 import { ConnectionBanner } from "./connection-banner";
-import { ConversationHeader } from "./conversation-header";
+import { ConversationHeader, type HeaderMemoryActions } from "./conversation-header";
 import { LiveReplies } from "./live-replies";
 import { MessageList } from "./message-list";
 import { PendingMessages } from "./pending-messages";
@@ -38,9 +38,10 @@ interface ConversationViewProps {
   postMessage: PostMessageAction;
   addableAgents: ProjectDirectory["agents"];
   addAgent: AddAgentAction;
+  memory: HeaderMemoryActions;
 }
 
-export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent }: ConversationViewProps) {
+export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent, memory }: ConversationViewProps) {
   const router = useRouter();
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received } = useConversationMessages(conversation.id, initialPage);
   const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage, received);
@@ -103,7 +104,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
 
   return (
     <section className="flex h-full min-h-0 flex-col" aria-label={`Conversation ${conversation.title}`}>
-      <ConversationHeader conversation={conversation} participants={participants} addableAgents={addableAgents} addAgent={addAgent} />
+      <ConversationHeader conversation={conversation} participants={participants} addableAgents={addableAgents} addAgent={addAgent} memory={memory} />
       <ConnectionBanner />
       <div className="relative min-h-0 flex-1">
         <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto overflow-x-hidden [overflow-anchor:none]" data-testid="message-scroller">

@@ -20,6 +20,7 @@ export default async function AdminAgentsPage() {
           New agent
         </Link>
       </div>
+      <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
         <thead className="text-xs uppercase text-muted">
           <tr>
@@ -51,12 +52,19 @@ export default async function AdminAgentsPage() {
                 <Link href={`/admin/agents/${agent.id}`} className="text-link hover:underline" aria-label={`Edit ${agent.displayName}`}>
                   Edit
                 </Link>
+                <Link href={`/admin/agents/${agent.id}/knowledge`} className="text-link hover:underline" aria-label={`Knowledge of ${agent.displayName}`}>
+                  Knowledge
+                </Link>
+                <Link href={`/admin/agents/${agent.id}/procedures`} className="text-link hover:underline" aria-label={`Procedures of ${agent.displayName}`}>
+                  Procedures
+                </Link>
                 <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      </div>
       {agents.length === 0 && <p className="text-muted">No agents yet. Create the first one.</p>}
     </div>
   );

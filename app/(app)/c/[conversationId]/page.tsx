@@ -7,7 +7,7 @@ import { conversationIdSchema } from "@/lib/conversations/message-input";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
 import { getProjectDirectory } from "@/lib/projects/project-directory";
-import { addAgentToConversationAction, postMessageAction } from "../../actions";
+import { addAgentToConversationAction, deleteMyEpisodeAction, endSessionAction, listMyEpisodesAction, postMessageAction } from "../../actions";
 
 export default async function ConversationPage({ params }: { params: Promise<{ conversationId: string }> }) {
   const { conversationId } = await params;
@@ -37,6 +37,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
       postMessage={postMessageAction}
       addableAgents={addableAgents}
       addAgent={addAgentToConversationAction}
+      memory={{ endSession: endSessionAction, list: listMyEpisodesAction, remove: deleteMyEpisodeAction }}
     />
   );
 }

@@ -1,0 +1,118 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import type { DocumentSummary } from "@/lib/knowledge/document-summary";
+import { getSocket } from "@/hooks/use-socket";
+
+const statusText: Record<DocumentSummary["status"], string> = { queued: "Queued", processing: "Indexing", ready: "Ready", failed: "Failed" };
+
+/** Upload, follow (live over the socket) and delete an agent's knowledge documents. */
+export function KnowledgeManager({ agentId, initial, memoryEnabled }: { agentId: string; initial: DocumentSummary[]; memoryEnabled: boolean }) {
+  const router = useRouter();
+  const [documents, setDocuments] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const socket = getSocket();
+    const onProgress = (document: DocumentSummary) => {
+      if (document.agentId !== agentId) return;
+      setDocuments((list) => {
+        const others = list.filter((item) => item.id !== document.id);
+        // A ready document replaces the older one of the same name.
+        const kept = document.status === "ready" ? others.filter((item) => item.name !== document.name) : others;
+        return [document, ...kept].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      });
+    };
+    socket.on("knowledge:progress", onProgress);
+    return () => void socket.off("knowledge:progress", onProgress);
+  }, [agentId]);
+
+  const upload = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const file = input.current?.files?.[0];
+    if (!file) {
+      setError("Choose a file first.");
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    const form = new FormData();
+    form.set("file", file);
+    const response = await fetch(`/api/agents/${agentId}/knowledge`, { method: "POST", body: form }).catch(() => null);
+    setBusy(false);
+    const body = response ? await response.json().catch(() => null) : null;
+    if (!response || !response.ok) {
+      setError(body?.error?.message ?? "Could not reach Chorus. Try again.");
+      input.current?.focus();
+      return;
+    }
+    setError(null);
+    setDocuments((list) => [body.data as DocumentSummary, ...list.filter((item) => item.id !== body.data.id)]);
+    event.currentTarget.reset();
+  };
+
+  const remove = async (document: DocumentSummary) => {
+    const response = await fetch(`/api/agents/${agentId}/knowledge/${document.id}`, { method: "DELETE" }).catch(() => null);
+    if (!response?.ok) return setError((await response?.json().catch(() => null))?.error?.message ?? "Could not delete it. Try again.");
+    setDocuments((list) => list.filter((item) => item.id !== document.id));
+    router.refresh();
+  };
+
+  return (
+    <div className="space-y-4">
+      {!memoryEnabled && <p className="rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:bg-amber-900/60 dark:text-amber-50">Memory is not running on this server: uploads wait until it is.</p>}
+      <form onSubmit={(event) => void upload(event)} className="flex flex-wrap items-end gap-2" noValidate>
+        <label className="min-w-0 flex-1 text-sm font-medium">
+          File (.md, .txt or .pdf)
+          <input
+            ref={input}
+            type="file"
+            name="file"
+            accept=".md,.txt,.pdf,text/markdown,text/plain,application/pdf"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "upload-error" : undefined}
+            className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-950"
+          />
+        </label>
+        <button type="submit" disabled={busy} className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
+          {busy ? "Uploading…" : "Upload"}
+        </button>
+      </form>
+      {error && (
+        <p id="upload-error" role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      )}
+      {documents.length === 0 ? (
+        <p className="text-sm text-muted">No documents yet.</p>
+      ) : (
+        <ul aria-label="Documents" className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+          {documents.map((document) => (
+            <li key={document.id} aria-label={`Document ${document.name}`} className="space-y-1 p-3 text-sm">
+              <div className="flex flex-wrap items-center gap-x-3">
+                <span className="min-w-0 flex-1 truncate font-semibold">{document.name}</span>
+                <span className={document.status === "failed" ? "font-semibold text-danger" : "text-muted-strong"}>
+                  {statusText[document.status]}
+                  {document.status === "ready" && ` · ${document.chunkCount} chunk${document.chunkCount === 1 ? "" : "s"}`}
+                </span>
+                <button type="button" onClick={() => void remove(document)} className="rounded-md px-2 py-1 text-danger hover:bg-red-50 dark:hover:bg-red-950">
+                  Delete<span className="sr-only"> {document.name}</span>
+                </button>
+              </div>
+              {(document.status === "processing" || document.status === "queued") && (
+                <progress max={1} value={document.status === "queued" ? undefined : document.progress} aria-label={`Indexing ${document.name}`} className="h-2 w-full accent-brand-600" />
+              )}
+              {document.error && <p className="text-xs text-danger">{document.error}</p>}
+              <p className="text-xs text-muted">
+                {(document.bytes / 1024).toFixed(document.bytes < 10_240 ? 1 : 0)} KB · added {new Date(document.createdAt).toLocaleString()}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
