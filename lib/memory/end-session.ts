@@ -49,7 +49,7 @@ export async function endSession(deps: SessionDeps, { conversationId }: { conver
   let written = 0;
   for (const agent of agents) {
     const { summary, facts } = await summariseSession(deps.providerFor(agent), agent.model, transcript);
-    const [embedding] = await deps.embedder.embed([`${summary} ${facts.join(" ")}`]);
+    const [embedding] = await deps.embedder.embed([episodeEmbeddingText({ summary, facts })]);
     await prisma.episode.createMany({
       data: people.map((userId) => ({
         id: randomUUID(),
@@ -70,6 +70,9 @@ export async function endSession(deps: SessionDeps, { conversationId }: { conver
   log.info("session ended", { conversationId, episodes: written });
   return written;
 }
+
+/** What an episode is recalled by: its summary and facts. */
+export const episodeEmbeddingText = (episode: { summary: string; facts: string[] }) => `${episode.summary} ${episode.facts.join(" ")}`;
 
 async function summariseSession(provider: LlmProvider, model: string, transcript: string): Promise<{ summary: string; facts: string[] }> {
   let text = "";

@@ -48,7 +48,7 @@ const view = (row: { id: string; name: string; trigger: string | null; steps: st
 });
 
 /** What a procedure is matched by meaning against: its name and steps. */
-const embeddingText = (input: { name: string; steps: string[] }) => `${input.name}. ${input.steps.join(" ")}`;
+export const procedureEmbeddingText = (input: { name: string; steps: string[] }) => `${input.name}. ${input.steps.join(" ")}`;
 
 /** An agent's procedures, pending ones first (admins review them). */
 export async function listProcedures(prisma: Prisma, { actor, agentId }: { actor: SessionUser; agentId: string }): Promise<ProcedureView[]> {
@@ -61,14 +61,14 @@ export async function listProcedures(prisma: Prisma, { actor, agentId }: { actor
 /** A procedure written by hand: approved at once (an admin wrote it). */
 export async function createProcedure(deps: { prisma: Prisma; embedder: Embedder }, { actor, agentId, input }: { actor: SessionUser; agentId: string; input: ProcedureInput }): Promise<ProcedureView> {
   await agentOfAdmin(deps.prisma, { actor, agentId });
-  const [embedding] = await deps.embedder.embed([embeddingText(input)]);
+  const [embedding] = await deps.embedder.embed([procedureEmbeddingText(input)]);
   return view(await deps.prisma.procedure.create({ data: { id: randomUUID(), agentId, ...input, status: "approved", embedding: embedding! }, select: columns }));
 }
 
 /** Edits a procedure's name, trigger and steps (re-embedded), leaving its status as it is. */
 export async function updateProcedure(deps: { prisma: Prisma; embedder: Embedder }, { actor, agentId, procedureId, input }: { actor: SessionUser; agentId: string; procedureId: string; input: ProcedureInput }): Promise<ProcedureView> {
   await agentOfAdmin(deps.prisma, { actor, agentId });
-  const [embedding] = await deps.embedder.embed([embeddingText(input)]);
+  const [embedding] = await deps.embedder.embed([procedureEmbeddingText(input)]);
   const { count } = await deps.prisma.procedure.updateMany({ where: { id: procedureId, agentId }, data: { ...input, embedding: embedding! } });
   if (count === 0) throw new AppError("not_found", "That procedure does not exist.");
   return view(await deps.prisma.procedure.findUniqueOrThrow({ where: { id: procedureId }, select: columns }));
@@ -88,6 +88,6 @@ export async function deleteProcedure(prisma: Prisma, { actor, agentId, procedur
 
 /** A procedure the detector found in a reply: pending until an admin approves it. */
 export async function capturePendingProcedure(deps: { prisma: Prisma; embedder: Embedder }, { agentId, dispatchId, name, steps }: { agentId: string; dispatchId: string; name: string; steps: string[] }): Promise<void> {
-  const [embedding] = await deps.embedder.embed([embeddingText({ name, steps })]);
+  const [embedding] = await deps.embedder.embed([procedureEmbeddingText({ name, steps })]);
   await deps.prisma.procedure.create({ data: { id: randomUUID(), agentId, name, steps, status: "pending", embedding: embedding!, sourceDispatchId: dispatchId } });
 }

@@ -7,7 +7,8 @@ import type { MessageDto } from "@/lib/conversations/message-dto";
 import { openAgentChat } from "@/lib/conversations/open-agent-chat";
 import { deleteDocument } from "@/lib/knowledge/manage-documents";
 import { uploadDocument } from "@/lib/knowledge/upload-document";
-import { createLocalEmbedder } from "@/lib/memory/embedder";
+import { createLocalEmbedder, normalise, type Embedder } from "@/lib/memory/embedder";
+import { reembedAll } from "@/lib/memory/reembed";
 import { endSession } from "@/lib/memory/end-session";
 import { createProcedure, setProcedureStatus, capturePendingProcedure } from "@/lib/memory/manage-procedures";
 import { prepareVectorStore, vectorStore } from "@/lib/memory/vector-store";
@@ -199,5 +200,18 @@ describe("memory: knowledge, episodes and procedures", () => {
     await expect(prepareVectorStore(app.db, { name: "openai:text-embedding-3-small", dimensions: 1536 })).rejects.toThrow(
       /gives 1536 dimensions, but this database's memory was embedded with 512 \(local:use-lite\)\. Run `npm run reembed`/,
     );
+  });
+
+  it("npm run reembed moves everything to a model of another dimension, after which start-up accepts it", async () => {
+    const small: Embedder = { name: "test:hash-8", dimensions: 8, embed: async (texts) => texts.map((text) => normalise(Array.from({ length: 8 }, (_, index) => text.charCodeAt(index % text.length) + index))), close: async () => undefined };
+    const counts = await reembedAll({ prisma: app.prisma, embedder: small });
+    expect(counts.chunks).toBe(await app.prisma.knowledgeChunk.count());
+    expect(counts.episodes).toBeGreaterThan(0);
+    const [chunk] = await app.prisma.knowledgeChunk.findMany({ take: 1 });
+    expect(chunk!.embedding).toHaveLength(8);
+    const store = await prepareVectorStore(app.db, small);
+    expect(store.dimensions).toBe(8);
+    // Searching with a stored vector finds one just like it (the HNSW index of 8 dimensions answers).
+    expect(await store.nearest("knowledge_chunks", sql`true`, chunk!.embedding, 1)).toEqual([{ id: expect.any(String), score: expect.closeTo(1, 5) }]);
   });
 });
