@@ -57,12 +57,12 @@ function send(socket: ClientSocket, conversationId: string, content: string) {
 }
 
 /** Post → first token of the reply, seen by clients in a process of their own (first-token-client.ts). */
-function measureFirstToken(url: string, users: TestUser[], conversationId: string): Promise<number[]> {
+export function measureFirstToken(url: string, users: TestUser[], conversationId: string): Promise<number[]> {
   return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, warmup: WARMUP, question: "@bot0 question" });
 }
 
 /** The baseline: the same model call straight through the SDK, no Chorus in between. */
-async function measureDirectFirstToken(baseURL: string): Promise<number[]> {
+export async function measureDirectFirstToken(baseURL: string): Promise<number[]> {
   const client = new OpenAI({ apiKey: "bench", baseURL });
   const samples: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {

@@ -5,6 +5,8 @@ import { speakerName } from "@/lib/context/section-text";
 import { noRetrieval, type ContextConfig, type ConversationMessage, type Summarize } from "@/lib/context/types";
 import { counterFor } from "@/lib/llm/token-counter";
 import { result, type BenchResult } from "./measure";
+import { measureFirstTokenWithMemory } from "./memory-first-token";
+import { measureIngestion, measureSemanticSearch } from "./memory-search";
 
 const HISTORY = 10_000;
 const BUDGET = 8_000;
@@ -20,6 +22,15 @@ const counter = counterFor("gpt-4o-mini");
  * stored per message, and OpenAI's per-message formula), in the same run.
  */
 export async function measureMemory(): Promise<BenchResult[]> {
+  return [...(await measureAssembly()), await measureFirstTokenWithMemory(), ...(await measureSemanticSearch(20_000)), await measureIngestion()];
+}
+
+/** `npm run bench -- memory-large`: the search over 100,000 chunks. */
+export function measureMemoryLarge(): Promise<BenchResult[]> {
+  return measureSemanticSearch(100_000, "_100k");
+}
+
+async function measureAssembly(): Promise<BenchResult[]> {
   const history = conversation(HISTORY);
   const current: ConversationMessage = { id: "current", seq: HISTORY + 1, role: "user", content: "What did we decide about the release?", authorAgentId: null, authorHandle: "ann", tokens: null };
   const byPruner: [ContextConfig["pruningStrategy"], number][] = [];

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
-import { measureMemory } from "./memory";
+import { measureMemory, measureMemoryLarge } from "./memory";
 import { meetsTarget, type BenchResult } from "./measure";
 
 // `npm run bench`: every measure in one run on this machine; results to bench/results/latest.json.
@@ -13,11 +13,13 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["agents", measureAgents],
   ["memory", measureMemory],
 ];
+// Too slow for every run: only when named (`npm run bench -- memory-large`).
+const onRequest: [string, () => Promise<BenchResult[]>][] = [["memory-large", measureMemoryLarge]];
 
 // `npm run bench -- agents` measures one suite only.
 const only = process.argv.slice(2);
 const results: BenchResult[] = [];
-for (const [name, run] of suites.filter(([name]) => only.length === 0 || only.includes(name))) {
+for (const [name, run] of [...suites, ...onRequest].filter(([name]) => (only.length === 0 ? suites.some(([suite]) => suite === name) : only.includes(name)))) {
   console.log(`measuring ${name}…`);
   results.push(...(await run()));
 }

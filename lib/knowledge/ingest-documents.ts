@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
 import type { Embedder } from "@/lib/memory/embedder";
+import { refreshStatistics } from "@/lib/memory/vector-store";
 import { chunkText } from "./chunk-text";
 import { toDocumentSummary, type DocumentSummary } from "./document-summary";
 
@@ -78,7 +79,10 @@ export async function ingestDocument(deps: IngestionDeps, document: Claimed, sto
       await tx.knowledgeDocument.update({ where: { id: document.id }, data: { status: "ready", progress: 1, chunkCount: chunks.length, text: null, leaseUntil: null } });
       return true;
     });
-    if (indexed) await report(deps, document.id);
+    if (indexed) {
+      await refreshStatistics(prisma, ["knowledge_chunks"]);
+      await report(deps, document.id);
+    }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     log.warn("knowledge document failed", { documentId: document.id, reason });

@@ -13,6 +13,15 @@ export interface MemoryQuery {
   procedureThreshold: number;
   /** The message's embedding, computed once for the three searches (and only if one needs it). */
   embedding(): Promise<number[]>;
+  /** What this agent and person have in memory, looked up once for the three searches. */
+  presence(): Promise<MemoryPresence>;
+}
+
+export interface MemoryPresence {
+  knowledge: boolean;
+  episodes: boolean;
+  /** The agent's approved procedures, newest first. */
+  procedures: { id: string; name: string; trigger: string | null; steps: string[]; embedding: number[] }[];
 }
 
 export interface MemoryRetrieval {
@@ -28,6 +37,7 @@ export interface MemoryStores {
   procedural: MemorySearch<Retrieved["procedure"]>;
   /** Embeds the message being answered. */
   embed(text: string): Promise<number[]>;
+  presence(query: Pick<MemoryQuery, "agentId" | "userId">): Promise<MemoryPresence>;
 }
 
 /** No memory (scripts and tests without an embedder): every search finds nothing. */
@@ -36,6 +46,7 @@ export const emptyMemory: MemoryStores = {
   semantic: async () => [],
   procedural: async () => null,
   embed: async () => [],
+  presence: async () => ({ knowledge: false, episodes: false, procedures: [] }),
 };
 
 /**
@@ -43,9 +54,10 @@ export const emptyMemory: MemoryStores = {
  * each timed from the turn's start, so the inspector can show that they overlapped. The
  * message is embedded once, when the first search asks for it.
  */
-export async function retrieveMemory(stores: MemoryStores, query: Omit<MemoryQuery, "embedding">, turnStartedAt: number): Promise<MemoryRetrieval> {
+export async function retrieveMemory(stores: MemoryStores, query: Omit<MemoryQuery, "embedding" | "presence">, turnStartedAt: number): Promise<MemoryRetrieval> {
   let embedding: Promise<number[]> | null = null;
-  const withEmbedding: MemoryQuery = { ...query, embedding: () => (embedding ??= stores.embed(query.text)) };
+  let presence: Promise<MemoryPresence> | null = null;
+  const withEmbedding: MemoryQuery = { ...query, embedding: () => (embedding ??= stores.embed(query.text)), presence: () => (presence ??= stores.presence(query)) };
   const timed = async <T>(search: MemorySearch<T>): Promise<{ value: T; timing: RetrievalTiming }> => {
     const startedAt = performance.now();
     const value = await search(withEmbedding);

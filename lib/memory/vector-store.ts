@@ -20,12 +20,27 @@ export interface Neighbour {
   score: number;
 }
 
+/** Extra columns to return with each neighbour: a SQL select list over the table aliased `t` (and joins). */
+export interface NearestQuery {
+  table: VectorTable;
+  /** Joins after `FROM table t`. */
+  join?: ReturnType<typeof sql>;
+  /** Columns besides id and score, e.g. sql`t."content", d."name"`. */
+  columns?: ReturnType<typeof sql>;
+  /** A filter over `t`. */
+  where: ReturnType<typeof sql>;
+  vector: number[];
+  k: number;
+  /** Ordering after distance, e.g. raw(`t."endedAt" DESC`). */
+  tieBreak?: ReturnType<typeof raw>;
+}
+
 export interface VectorStore {
   /** "pgvector": HNSW indexes; "exact": every row compared (PostgreSQL without pgvector). */
   readonly mode: "pgvector" | "exact";
   readonly dimensions: number;
-  /** The `k` rows of `table` nearest `vector`, among those matching `where` (a SQL fragment). */
-  nearest(table: VectorTable, where: ReturnType<typeof sql>, vector: number[], k: number, tieBreak?: ReturnType<typeof raw>): Promise<Neighbour[]>;
+  /** The `k` rows nearest `vector` among those matching `where`, in one statement. */
+  nearest<Row extends Neighbour = Neighbour>(query: NearestQuery): Promise<Row[]>;
 }
 
 /**
@@ -56,7 +71,11 @@ export async function prepareVectorStore(db: Database, embedder: Pick<Embedder, 
   }
 
   const mode = (await enablePgvector(prisma)) ? "pgvector" : "exact";
-  if (mode === "pgvector") await ensureIndexes(prisma, embedder.dimensions);
+  if (mode === "pgvector") {
+    await ensureIndexes(prisma, embedder.dimensions);
+    await keepScanningFilteredResults(db);
+  }
+  await refreshStatistics(prisma);
   log.info(`memory search: ${mode === "pgvector" ? `pgvector HNSW indexes (${embedder.dimensions} dimensions)` : "exact cosine search (pgvector is not installed on this PostgreSQL)"}`);
   return vectorStore(prisma, mode, embedder.dimensions);
 }
@@ -66,27 +85,40 @@ export function vectorStore(prisma: Prisma, mode: VectorStore["mode"], dimension
   return {
     mode,
     dimensions,
-    async nearest(table, where, vector, k, tieBreak) {
+    async nearest<Row extends Neighbour>({ table, join, columns, where, vector, k, tieBreak }: NearestQuery): Promise<Row[]> {
       if (k <= 0) return [];
-      const from = raw(`"${table}"`);
+      const from = raw(`"${table}" t`);
       const then = tieBreak ? sql`, ${tieBreak}` : empty;
-      if (mode === "exact") {
-        return prisma.$queryRaw<Neighbour[]>`
-          SELECT "id", 1 - chorus_cosine_distance("embedding", ${vector}::real[]) AS "score"
-          FROM ${from} WHERE cardinality("embedding") > 0 AND ${where}
-          ORDER BY chorus_cosine_distance("embedding", ${vector}::real[])${then} LIMIT ${k}`;
-      }
-      // Filtered HNSW scans keep searching until k rows pass the filter (pgvector 0.8 iterative scans).
-      const [, rows] = await prisma.$transaction([
-        prisma.$executeRawUnsafe("SET LOCAL hnsw.iterative_scan = strict_order"),
-        prisma.$queryRaw<Neighbour[]>`
-          SELECT "id", 1 - (("embedding"::${vectorType}) <=> ${vector}::real[]::${vectorType}) AS "score"
-          FROM ${from} WHERE cardinality("embedding") > 0 AND ${where}
-          ORDER BY ("embedding"::${vectorType}) <=> ${vector}::real[]::${vectorType}${then} LIMIT ${k}`,
-      ]);
-      return rows;
+      const extra = columns ? sql`, ${columns}` : empty;
+      const distance = mode === "exact" ? sql`chorus_cosine_distance(t."embedding", ${vector}::real[])` : sql`(t."embedding"::${vectorType}) <=> ${vector}::real[]::${vectorType}`;
+      return prisma.$queryRaw<Row[]>`
+        SELECT t."id", 1 - (${distance}) AS "score"${extra}
+        FROM ${from} ${join ?? empty} WHERE cardinality(t."embedding") > 0 AND ${where}
+        ORDER BY ${distance}${then} LIMIT ${k}`;
     },
   };
+}
+
+/**
+ * A filtered HNSW scan (one agent's rows) keeps searching until k rows pass the filter (pgvector
+ * 0.8's iterative scans): set for the embedded database's one connection, or for every new
+ * connection to this PostgreSQL database.
+ */
+async function keepScanningFilteredResults(db: Database): Promise<void> {
+  try {
+    if (db.engine === "pglite") await db.prisma.$executeRawUnsafe("SET hnsw.iterative_scan = strict_order");
+    else await db.prisma.$executeRawUnsafe(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET hnsw.iterative_scan = strict_order', current_database()); END $$`);
+  } catch (error) {
+    log.warn("pgvector iterative scans could not be switched on: a search filtered to one agent may return fewer results", { error });
+  }
+}
+
+/**
+ * Up-to-date row counts, so the planner picks the HNSW index over a scan once a table is large.
+ * The embedded database has no autovacuum to do it: start-up and each ingestion ask for it.
+ */
+export async function refreshStatistics(prisma: Prisma, tables: VectorTable[] = TABLES): Promise<void> {
+  for (const table of tables) await prisma.$executeRawUnsafe(`ANALYZE "${table}"`);
 }
 
 async function enablePgvector(prisma: Prisma): Promise<boolean> {

@@ -189,8 +189,8 @@ describe("memory: knowledge, episodes and procedures", () => {
     const exact = vectorStore(app.prisma, "exact", 512);
     for (let query = 0; query < 5; query++) {
       const vector = random();
-      const where = sql`"agentId" = ${otherAgent}`;
-      const [fromIndex, fromScan] = [await hnsw.nearest("knowledge_chunks", where, vector, 5), await exact.nearest("knowledge_chunks", where, vector, 5)];
+      const query = { table: "knowledge_chunks" as const, where: sql`t."agentId" = ${otherAgent}`, vector, k: 5 };
+      const [fromIndex, fromScan] = [await hnsw.nearest(query), await exact.nearest(query)];
       expect(fromIndex.map((row) => row.id)).toEqual(fromScan.map((row) => row.id));
       fromIndex.forEach((row, index) => expect(row.score).toBeCloseTo(fromScan[index]!.score, 5));
     }
@@ -212,6 +212,6 @@ describe("memory: knowledge, episodes and procedures", () => {
     const store = await prepareVectorStore(app.db, small);
     expect(store.dimensions).toBe(8);
     // Searching with a stored vector finds one just like it (the HNSW index of 8 dimensions answers).
-    expect(await store.nearest("knowledge_chunks", sql`true`, chunk!.embedding, 1)).toEqual([{ id: expect.any(String), score: expect.closeTo(1, 5) }]);
+    expect(await store.nearest({ table: "knowledge_chunks", where: sql`true`, vector: chunk!.embedding, k: 1 })).toEqual([{ id: expect.any(String), score: expect.closeTo(1, 5) }]);
   });
 });
