@@ -1,7 +1,7 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { releaseDispatch, type ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
-import { LlmError } from "@/lib/llm/types";
+import { LlmError, type ToolSpec } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
 import { TYPING_REFRESH_MS } from "@/lib/realtime/events";
@@ -13,6 +13,16 @@ import { prepareTurn, type PreparedTurn } from "./prepare-turn";
 import { persistAgentReply } from "./persist-agent-reply";
 import { NODE_SHUTDOWN, type RunningTurns } from "./running-turns";
 
+/** A complete answer, for the write phase. */
+export interface Answer {
+  agentId: string;
+  dispatchId: string;
+  provider: "openai" | "offline";
+  question: string;
+  reply: string;
+  toolCalls: { name: string; arguments: string }[];
+}
+
 export interface AgentTurnDeps {
   prisma: Prisma;
   /** A getter: server.ts attaches Socket.IO after the runtime exists. */
@@ -20,8 +30,10 @@ export interface AgentTurnDeps {
   providerFor: ProviderFor;
   turns: RunningTurns;
   memory: MemoryStores;
+  /** Tools offered to real models in every turn (capture_procedure). */
+  tools?: ToolSpec[];
   /** After a complete answer (the write phase: e.g. a procedure worth keeping). */
-  onAnswered?(answer: { agentId: string; dispatchId: string; question: string; reply: string }): void;
+  onAnswered?(answer: Answer): void;
 }
 
 /**
@@ -62,15 +74,17 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   try {
     let index = 0;
     const contextReport = describeContext(assembly.snapshot);
-    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport })) {
+    const toolCalls: { name: string; arguments: string }[] = [];
+    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport, tools: deps.tools })) {
       if (event.type === "usage") usage = event;
+      else if (event.type === "tool_call") toolCalls.push(event);
       else {
         text += event.text;
         deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: job.messageId, agent: view, index: index++, text: event.text });
       }
     }
-    await finish(deps, job, agent, "done", text, { ...base, usage, latencyMs: Math.round(performance.now() - started) });
-    deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, question: prepared.current.content, reply: text });
+    await finish(deps, job, agent, "done", text || "(answered without text)", { ...base, usage, latencyMs: Math.round(performance.now() - started) });
+    deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, provider: provider.name, question: prepared.current.content, reply: text, toolCalls });
   } catch (error) {
     if (!(error instanceof LlmError)) throw error; // database trouble: the lease lapses and the turn is retried
     const latencyMs = Math.round(performance.now() - started);

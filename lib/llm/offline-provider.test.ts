@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOfflineProvider } from "./offline-provider";
+import { createOfflineProvider, offlineReply } from "./offline-provider";
 import type { StreamEvent } from "./types";
 
 const request = {
@@ -56,6 +56,12 @@ describe("offline provider: context and summaries", () => {
     const events = await collect(provider.stream({ ...request, contextReport: "system prompt (9 tokens), current message (12 tokens); 30 of 8,000 tokens used (fifo pruning)." }));
     const text = events.flatMap((event) => (event.type === "delta" ? [event.text] : [])).join("");
     expect(text).toContain("I received: system prompt (9 tokens), current message (12 tokens); 30 of 8,000 tokens used (fifo pruning).");
+  });
+
+  it("lists the steps a message teaches, one per line, and nothing of the kind otherwise", () => {
+    const taught = offlineReply({ ...request, messages: [{ role: "user", content: "How to deploy:\n1. Merge to main\n2) Wait for CI\n3. Press Release" }] });
+    expect(taught).toContain("The steps, as I read them:\n1. Merge to main\n2. Wait for CI\n3. Press Release");
+    expect(offlineReply({ ...request, messages: [{ role: "user", content: "1. Only\n2. two steps" }] })).not.toContain("The steps");
   });
 
   it("answers a summary request with an extractive summary within the token limit", async () => {

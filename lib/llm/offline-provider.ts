@@ -35,12 +35,19 @@ export function offlineReply(request: CompletionRequest): string {
   const current = conversation.at(-1);
   const history = conversation.length - 1;
   const quoted = (current?.content ?? "").replace(/\s+/g, " ").trim();
+  const steps = numberedSteps(current?.content ?? "");
   const sections = [system.length > 0 && "system prompt", history > 0 && `history (${history} message${history === 1 ? "" : "s"})`, "current message"].filter(Boolean);
   return [
     `(offline model) You said: "${quoted.length > 160 ? `${quoted.slice(0, 157)}…` : quoted}"`,
     contextReport ? `I received: ${contextReport}` : `I received ${history} earlier message${history === 1 ? "" : "s"} and these sections: ${sections.join(", ")}.`,
+    // Steps taught in the message come back as a list, so the offline procedure detector has something to find.
+    steps.length >= 3 && `The steps, as I read them:\n${steps.map((step, index) => `${index + 1}. ${step}`).join("\n")}`,
     "Set OPENAI_API_KEY to get real answers.",
-  ].join("\n\n");
+  ].filter(Boolean).join("\n\n");
+}
+
+function numberedSteps(text: string): string[] {
+  return text.split("\n").flatMap((line) => /^\s*\d+[.)]\s+(.+)$/.exec(line)?.[1]?.trim() ?? []);
 }
 
 /**

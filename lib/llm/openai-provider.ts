@@ -25,14 +25,23 @@ export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxR
             max_tokens: request.maxOutputTokens,
             stream: true,
             stream_options: { include_usage: true },
+            ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ type: "function" as const, function: tool })) } : {}),
           },
           { signal: request.signal },
         );
+        // Tool calls arrive in pieces (name, then the arguments' JSON in fragments), by index.
+        const calls: { name: string; arguments: string }[] = [];
         for await (const chunk of stream) {
-          const text = chunk.choices[0]?.delta?.content;
-          if (text) yield { type: "delta", text };
+          const delta = chunk.choices[0]?.delta;
+          if (delta?.content) yield { type: "delta", text: delta.content };
+          for (const call of delta?.tool_calls ?? []) {
+            const entry = (calls[call.index] ??= { name: "", arguments: "" });
+            entry.name += call.function?.name ?? "";
+            entry.arguments += call.function?.arguments ?? "";
+          }
           if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
         }
+        for (const call of calls) if (call?.name) yield { type: "tool_call", ...call };
         // The SDK ends the iteration quietly when aborted mid-stream.
         if (request.signal?.aborted) throw new LlmError("Stopped.", "cancelled");
       } catch (error) {

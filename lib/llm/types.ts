@@ -14,9 +14,22 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** What the context holds, in words (describeContext): the offline model tells it; real models never see it. */
   contextReport?: string;
+  /** Functions the model may call besides answering (OpenAI tools); the offline model ignores them. */
+  tools?: ToolSpec[];
 }
 
-export type StreamEvent = { type: "delta"; text: string } | { type: "usage"; inputTokens: number; outputTokens: number };
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+export type StreamEvent =
+  | { type: "delta"; text: string }
+  | { type: "usage"; inputTokens: number; outputTokens: number }
+  /** A complete tool call, after the answer's text. `arguments` is the model's JSON, unchecked. */
+  | { type: "tool_call"; name: string; arguments: string };
 
 export interface LlmProvider {
   readonly name: "openai" | "offline";

@@ -86,8 +86,8 @@ export async function deleteProcedure(prisma: Prisma, { actor, agentId, procedur
   await prisma.procedure.deleteMany({ where: { id: procedureId, agentId } });
 }
 
-/** A procedure the detector found in a reply: pending until an admin approves it. */
-export async function capturePendingProcedure(deps: { prisma: Prisma; embedder: Embedder }, { agentId, dispatchId, name, steps }: { agentId: string; dispatchId: string; name: string; steps: string[] }): Promise<void> {
+/** A procedure found in a reply (by the detector or the model's capture_procedure call): pending until an admin approves it. */
+export async function capturePendingProcedure(deps: { prisma: Prisma; embedder: Embedder }, { agentId, dispatchId, name, steps, trigger = null }: { agentId: string; dispatchId: string; name: string; steps: string[]; trigger?: string | null }): Promise<void> {
   const [embedding] = await deps.embedder.embed([procedureEmbeddingText({ name, steps })]);
-  await deps.prisma.procedure.create({ data: { id: randomUUID(), agentId, name, steps, status: "pending", embedding: embedding!, sourceDispatchId: dispatchId } });
+  await deps.prisma.procedure.create({ data: { id: randomUUID(), agentId, name, trigger, steps, status: "pending", embedding: embedding!, sourceDispatchId: dispatchId } });
 }

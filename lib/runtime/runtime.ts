@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { giveUpTurn, runAgentTurn, type AgentTurnDeps } from "@/lib/agents/run-agent-turn";
+import { giveUpTurn, runAgentTurn, type AgentTurnDeps, type Answer } from "@/lib/agents/run-agent-turn";
+import { captureProcedureTool, readCaptureCall } from "@/lib/memory/capture-tool";
 import { RunningTurns } from "@/lib/agents/running-turns";
 import { createAuth, type Auth } from "@/lib/auth/create-auth";
 import { readEnv, type Env } from "@/lib/config/env";
@@ -104,6 +105,10 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
     get memory() {
       return runtime.memory?.stores ?? emptyMemory;
     },
+    // Capturing procedures needs the memory stores.
+    get tools() {
+      return runtime.memory ? [captureProcedureTool] : undefined;
+    },
     onAnswered: (answer) => void captureProcedure(runtime, answer),
   };
   runtime.dispatcher = startDispatchWorker({
@@ -179,10 +184,14 @@ export function sessionDeps(runtime: Runtime, memory: Memory) {
   return { prisma: runtime.db.prisma, embedder: memory.embedder, providerFor: providerRegistry(runtime) };
 }
 
-/** The write phase after an answer: a reply that walks through steps becomes a pending procedure. */
-async function captureProcedure(runtime: Runtime, answer: { agentId: string; dispatchId: string; question: string; reply: string }): Promise<void> {
+/**
+ * The write phase after an answer: a procedure worth keeping becomes a pending one. Real models
+ * say so by calling capture_procedure; the offline model's step-by-step replies are detected.
+ */
+async function captureProcedure(runtime: Runtime, answer: Answer): Promise<void> {
   const memory = runtime.memory;
-  const detected = memory ? detectProcedure(answer.question, answer.reply) : null;
+  const call = answer.toolCalls.find((candidate) => candidate.name === captureProcedureTool.name);
+  const detected = !memory ? null : answer.provider === "offline" ? detectProcedure(answer.question, answer.reply) : call ? readCaptureCall(call.arguments) : null;
   if (!memory || !detected) return;
   try {
     await capturePendingProcedure({ prisma: runtime.db.prisma, embedder: memory.embedder }, { agentId: answer.agentId, dispatchId: answer.dispatchId, ...detected });

@@ -15,6 +15,7 @@ import { prepareVectorStore, vectorStore } from "@/lib/memory/vector-store";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Ack } from "@/lib/realtime/events";
 import { sessionDeps, startAgents, startMemory } from "@/lib/runtime/runtime";
+import { FakeOpenAI } from "../support/fake-openai";
 import { createProjectWithChannel } from "../support/fixtures";
 import { makePdf } from "../support/make-pdf";
 import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "../support/test-app";
@@ -23,6 +24,7 @@ import { until } from "../support/until";
 /** The memory stores with the real offline embedding model, through real agent turns. */
 describe("memory: knowledge, episodes and procedures", () => {
   let app: TestApp;
+  let fake: FakeOpenAI;
   let admin: TestUser;
   let ann: TestUser;
   let socket: ClientSocket;
@@ -33,7 +35,8 @@ describe("memory: knowledge, episodes and procedures", () => {
   const actor = () => ({ id: admin.id, name: admin.name, email: admin.email, role: "admin" as const });
 
   beforeAll(async () => {
-    app = await TestApp.start();
+    fake = await FakeOpenAI.start();
+    app = await TestApp.start({ env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL } });
     projectId = (await createProjectWithChannel(app.prisma)).project.id;
     admin = await app.signUp("Adam");
     ann = await app.signUp("Ann");
@@ -48,7 +51,10 @@ describe("memory: knowledge, episodes and procedures", () => {
     socket.on("message:created", (message) => received.push(message));
     await emitWithAck(socket, "conversation:join", { conversationId: channelId });
   }, 60_000);
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await fake.close();
+  });
 
   const upload = (name: string, content: string | Uint8Array) =>
     uploadDocument(app.prisma, { actor: actor(), agentId, name, bytes: typeof content === "string" ? new TextEncoder().encode(content) : content });
@@ -147,6 +153,33 @@ describe("memory: knowledge, episodes and procedures", () => {
     expect(section(rejected.snapshot, "procedure").items.map((item) => item.id)).not.toContain(byTrigger.id);
   });
 
+  it("keeps step-by-step answers as pending procedures: offered by a real model's capture_procedure call, detected in the offline model's", async () => {
+    const pendingNamed = (name: string) => app.prisma.procedure.findFirst({ where: { name, status: "pending" } });
+
+    const offline = await ask(channelId, "@hr how do I claim travel expenses?\n1. Keep the receipts\n2. Fill in the claim form\n3. Send it to finance");
+    await until(async () => (await app.prisma.procedure.count({ where: { agentId, sourceDispatchId: offline.reply.metadata.dispatchId, status: "pending" } })) === 1, "the detected procedure");
+    expect(await pendingNamed("how do I claim travel expenses")).toMatchObject({ agentId, steps: ["Keep the receipts", "Fill in the claim form", "Send it to finance"], trigger: null });
+
+    const advisorId = (await app.prisma.agent.create({
+      data: { projectId, handle: "advisor", displayName: "Advisor", color: "#0ea5e9", systemPrompt: "You advise.", provider: "openai", model: "gpt-4o-mini" },
+    })).id;
+    await app.prisma.participant.create({ data: { conversationId: channelId, agentId: advisorId } });
+    const steps = ["Open the HR portal", "Choose Leave, then New request", "Pick the dates and submit"];
+    fake.reply({ content: "Here is how to request leave.", toolCalls: [{ name: "capture_procedure", arguments: JSON.stringify({ name: "Requesting leave", trigger: "\\brequest\\b.*leave", steps }) }] });
+    const answered = await ask(channelId, "@advisor how do I request leave?");
+    expect(answered.reply.content).toBe("Here is how to request leave.");
+    expect(fake.requests.at(-1)!.tools?.map((tool) => tool.function.name)).toEqual(["capture_procedure"]);
+    await until(async () => (await pendingNamed("Requesting leave")) !== null, "the offered procedure");
+    expect(await pendingNamed("Requesting leave")).toMatchObject({ agentId: advisorId, trigger: "\\brequest\\b.*leave", steps, sourceDispatchId: answered.reply.metadata.dispatchId });
+
+    // A call whose arguments do not hold up keeps nothing, and the answer stands.
+    fake.reply({ content: "Try the portal.", toolCalls: [{ name: "capture_procedure", arguments: "{\"name\": \"Broken\"" }] });
+    const broken = await ask(channelId, "@advisor and how do I cancel it?");
+    expect(broken.reply.content).toBe("Try the portal.");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await app.prisma.procedure.count({ where: { sourceDispatchId: broken.reply.metadata.dispatchId } })).toBe(0);
+  });
+
   it("writes an episode when a session ends and recalls it in a later conversation with the same agent", async () => {
     const { id: chatId } = await openAgentChat(app.prisma, { userId: ann.id, projectId, agentId });
     await emitWithAck(socket, "conversation:join", { conversationId: chatId });
@@ -211,7 +244,9 @@ describe("memory: knowledge, episodes and procedures", () => {
     expect(chunk!.embedding).toHaveLength(8);
     const store = await prepareVectorStore(app.db, small);
     expect(store.dimensions).toBe(8);
-    // Searching with a stored vector finds one just like it (the HNSW index of 8 dimensions answers).
-    expect(await store.nearest({ table: "knowledge_chunks", where: sql`true`, vector: chunk!.embedding, k: 1 })).toEqual([{ id: expect.any(String), score: expect.closeTo(1, 5) }]);
+    // Searching with a stored vector finds one just like it (the HNSW index of 8 dimensions answers;
+    // among all rows, an approximate index may settle for a near neighbour, so search the chunk's document).
+    const nearest = await store.nearest({ table: "knowledge_chunks", where: sql`t."documentId" = ${chunk!.documentId}`, vector: chunk!.embedding, k: 1 });
+    expect(nearest).toEqual([{ id: expect.any(String), score: expect.closeTo(1, 5) }]);
   });
 });

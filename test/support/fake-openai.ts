@@ -21,6 +21,7 @@ interface ChatRequest {
   messages: { role: string; content: string; name?: string }[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
+  tools?: { type: "function"; function: { name: string } }[];
 }
 
 /**
