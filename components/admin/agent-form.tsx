@@ -53,12 +53,6 @@ const sections: { title: string; fields: Field[] }[] = [
       { name: "semanticTopK", label: "Semantic top K", input: "number" },
       { name: "episodicTopK", label: "Episodic top K", input: "number" },
       { name: "procedureThreshold", label: "Procedure match threshold", hint: "Least similarity (0–1) for a procedure matched by meaning.", input: "number", step: "0.05" },
-      {
-        name: "handoffMode",
-        label: "Handoff context",
-        input: { options: [["summary", "Summary only"], ["recent", "Recent N messages"], ["full", "Full history"], ["fork", "Forked context"]] },
-      },
-      { name: "handoffRecentN", label: "Recent N (handoffs)", input: "number" },
     ],
   },
 ];

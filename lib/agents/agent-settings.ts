@@ -1,31 +1,16 @@
 import { z } from "zod";
 import { refinePlainText } from "@/lib/validation/plain-text";
 import { countTokens } from "@/lib/llm/token-counter";
+import { decimal, integer } from "@/lib/validation/numbers";
 
-export const handoffModes = ["summary", "recent", "full", "fork"] as const;
 export const pruningStrategies = ["fifo", "summarize", "sliding_window"] as const;
 export const agentProviders = ["offline", "openai"] as const;
 
-const integer = (label: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${label} must be a number.` })
-    .int(`${label} must be a whole number.`)
-    .min(min, `${label} must be at least ${min}.`)
-    .max(max, `${label} must be at most ${max}.`);
-
-const decimal = (label: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${label} must be a number.` })
-    .min(min, `${label} must be at least ${min}.`)
-    .max(max, `${label} must be at most ${max}.`);
-
 /**
- * Handoff, pruning and memory settings, stored as the agent's `contextSettings` JSON. Defaults
+ * Pruning and memory settings, stored as the agent's `contextSettings` JSON. Defaults
  * follow the memory and pruning design (summaries over the oldest 30 %, at most 300 tokens).
  */
 export const contextSettingsSchema = z.object({
-  handoffMode: z.enum(handoffModes, { error: "Choose summary, recent, full or fork." }).default("summary"),
-  handoffRecentN: integer("Recent messages shared", 1, 200).default(10),
   pruningStrategy: z.enum(pruningStrategies, { error: "Choose FIFO, summarize or sliding window." }).default("fifo"),
   minHistoryMessages: integer("Minimum history messages", 0, 200).default(4),
   slidingWindowTurns: integer("Sliding window turns", 1, 200).default(10),

@@ -15,14 +15,26 @@ export interface TurnAgent {
   historyWindow: number;
   /** Validated by readContextSettings before use. */
   contextSettings: unknown;
+  /** Validated by readHandoffSettings before use. */
+  handoffSettings: unknown;
+  projectId: string;
 }
 
 export interface TurnContext {
   agent: TurnAgent;
-  /** Whose sidebars show the agent at work. */
+  /** Where people watch the turn: the conversation itself, or for a fork the one at its root. */
+  watchedConversationId: string;
+  /** Whose sidebars show the agent at work (the watched conversation's people). */
   participantUserIds: string[];
-  /** The messages before the one being answered, inside the agent's window, oldest first. */
+  /** 0 for an ordinary conversation, n for a fork n levels deep. */
+  forkDepth: number;
+  /**
+   * The messages before the one being answered, as the turn's mode shares them, oldest first:
+   * the agent's window (direct, fork), the last N (recent), all (full) or the handoff summary alone.
+   */
   history: ConversationMessage[];
+  /** How many messages the history window holds, the current one included (assembly's historyWindow). */
+  historyWindow: number;
   /** The message being answered. */
   current: ConversationMessage;
   /** Who asked: whose memories the agent may recall (null when an agent asked). */
@@ -31,7 +43,9 @@ export interface TurnContext {
 
 interface Row {
   agent: TurnAgent | null;
+  watchedConversationId: string;
   participantUserIds: string[];
+  forkDepth: number;
   window: (Omit<ConversationMessage, "tokens"> & { tokenCount: number | null; tokenEncoding: string | null; authorUserId: string | null })[];
 }
 
@@ -39,30 +53,46 @@ interface Row {
  * Everything a turn needs before it can assemble its context, in one statement: this is the
  * time between a message and the first token, so it is one round trip rather than three.
  * App notices are not loaded: they take no place in the window, which counts the current message.
+ * After a handoff the message answered is the person's (askMessageId), and the mode decides the
+ * history: summary mode sees the handoff message alone, never the raw messages as well.
  */
 export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Promise<TurnContext> {
+  const askId = job.askMessageId ?? job.messageId;
+  const summaryOnly = job.mode === "summary";
   const [row] = await prisma.$queryRaw<Row[]>`
     WITH agent AS (
-      SELECT "id", "handle", "displayName", "color", "systemPrompt", "provider", "model", "temperature", "maxOutputTokens", "historyWindow", "contextSettings"
+      SELECT "id", "handle", "displayName", "color", "systemPrompt", "provider", "model", "temperature", "maxOutputTokens", "historyWindow", "contextSettings", "handoffSettings", "projectId"
       FROM "agents" WHERE "id" = ${job.agentId}
+    ), conversation AS (
+      SELECT COALESCE("rootConversationId", "id") AS "watchedId", "forkDepth" FROM "conversations" WHERE "id" = ${job.conversationId}
+    ), picked AS (
+      (SELECT m."id", m."seq" AS "position"
+       FROM "messages" m
+       WHERE m."conversationId" = ${job.conversationId} AND m."role" <> 'system'
+         AND m."seq" <= (SELECT "seq" FROM "messages" WHERE "id" = ${askId})
+         AND (NOT ${summaryOnly} OR m."id" = ${askId})
+       ORDER BY m."seq" DESC
+       LIMIT CASE ${job.mode} WHEN 'recent' THEN ${job.historyLimit ?? 0}::int + 1 WHEN 'full' THEN NULL ELSE (SELECT "historyWindow" FROM agent) END)
+      UNION ALL
+      -- Summary mode: the handoff message (written after the person's) comes first.
+      SELECT "id", -1 AS "position" FROM "messages" WHERE ${summaryOnly} AND "id" = ${job.messageId}
     ), recent AS (
-      SELECT m."id", m."seq", m."role", m."content", m."authorAgentId", m."authorUserId", COALESCE(u."handle", a."handle") AS "authorHandle",
+      SELECT m."id", m."seq", p."position", m."role", m."content", m."authorAgentId", m."authorUserId", COALESCE(u."handle", a."handle") AS "authorHandle",
              m."tokenCount", m."tokenEncoding", m."metadata"
-      FROM "messages" m
+      FROM picked p
+      JOIN "messages" m ON m."id" = p."id"
       LEFT JOIN "users" u ON u."id" = m."authorUserId"
       LEFT JOIN "agents" a ON a."id" = m."authorAgentId"
-      WHERE m."conversationId" = ${job.conversationId} AND m."role" <> 'system'
-        AND m."seq" <= (SELECT "seq" FROM "messages" WHERE "id" = ${job.messageId})
-      ORDER BY m."seq" DESC
-      LIMIT (SELECT "historyWindow" FROM agent)
     )
     SELECT (SELECT row_to_json(agent) FROM agent) AS "agent",
-           ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = ${job.conversationId} AND "userId" IS NOT NULL) AS "participantUserIds",
+           (SELECT "watchedId" FROM conversation) AS "watchedConversationId",
+           (SELECT "forkDepth" FROM conversation) AS "forkDepth",
+           ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = (SELECT "watchedId" FROM conversation) AND "userId" IS NOT NULL) AS "participantUserIds",
            COALESCE((SELECT json_agg(json_build_object(
                'id', "id", 'seq', "seq", 'role', "role", 'content', "content", 'authorAgentId', "authorAgentId", 'authorUserId', "authorUserId", 'authorHandle', "authorHandle",
                'tokenCount', "tokenCount", 'tokenEncoding', "tokenEncoding",
                'kind', CASE WHEN ("metadata"->>'isHandoffSummary')::boolean THEN 'handoff_summary' WHEN ("metadata"->>'isToolResult')::boolean THEN 'tool_result' END,
-               'toolName', "metadata"->>'toolName') ORDER BY "seq")
+               'toolName', "metadata"->>'toolName') ORDER BY "position")
              FROM recent), '[]'::json) AS "window"`;
   if (!row?.agent) throw new Error(`agent ${job.agentId} of dispatch ${job.id} no longer exists`);
   const askedBy = row.window.at(-1)?.authorUserId ?? null;
@@ -78,6 +108,16 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
     ...(toolName ? { toolName } : {}),
   }));
   const current = window.pop();
-  if (!current || current.id !== job.messageId) throw new Error(`message ${job.messageId} of dispatch ${job.id} no longer exists`);
-  return { agent: row.agent, participantUserIds: row.participantUserIds, history: window, current, askedBy };
+  if (!current || current.id !== askId) throw new Error(`message ${askId} of dispatch ${job.id} no longer exists`);
+  const historyWindow = job.mode === "full" ? Infinity : job.mode === "recent" ? (job.historyLimit ?? 0) + 1 : job.mode === "summary" ? 2 : row.agent.historyWindow;
+  return {
+    agent: row.agent,
+    watchedConversationId: row.watchedConversationId,
+    participantUserIds: row.participantUserIds,
+    forkDepth: row.forkDepth,
+    history: window,
+    historyWindow,
+    current,
+    askedBy,
+  };
 }

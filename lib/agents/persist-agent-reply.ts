@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "@/lib/db/open-database";
+import type { Transaction } from "@/lib/db/open-database";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { countTokens, encodingFor } from "@/lib/llm/token-counter";
@@ -21,7 +21,7 @@ export interface AgentReply {
  * still owns the dispatch: a worker whose lease was taken over can never post a second reply.
  * Returns null when the dispatch was no longer ours.
  */
-export async function persistAgentReply(prisma: Prisma, reply: AgentReply): Promise<{ message: MessageDto; participantUserIds: string[] } | null> {
+export async function persistAgentReply(prisma: Transaction, reply: AgentReply): Promise<{ message: MessageDto; participantUserIds: string[] } | null> {
   const id = randomUUID();
   const now = new Date();
   const [row] = await prisma.$queryRaw<{ seq: number | null; participantUserIds: string[] }[]>`

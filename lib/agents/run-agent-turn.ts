@@ -8,7 +8,14 @@ import { TYPING_REFRESH_MS } from "@/lib/realtime/events";
 import { describeContext } from "@/lib/context/describe-context";
 import type { ContextSnapshot } from "@/lib/context/types";
 import type { MemoryStores } from "@/lib/memory/retrieve-memory";
-import { loadTurnContext, type TurnAgent } from "./load-turn-context";
+import { decideHandoff, type HandoffDecision } from "@/lib/handoffs/decide-handoff";
+import { HANDOFF_TOOL, handoffTool, readHandoffCall } from "@/lib/handoffs/handoff-tool";
+import { mergeForkResult, type Published } from "@/lib/handoffs/merge-fork-result";
+import { persistHandoff } from "@/lib/handoffs/persist-handoff";
+import { routeByRules } from "@/lib/handoffs/route-by-rules";
+import { routedSummary } from "@/lib/handoffs/routed-summary";
+import type { MessageMetadata } from "@/lib/conversations/message-metadata";
+import { loadTurnContext, type TurnContext } from "./load-turn-context";
 import { prepareTurn, type PreparedTurn } from "./prepare-turn";
 import { persistAgentReply } from "./persist-agent-reply";
 import { NODE_SHUTDOWN, type RunningTurns } from "./running-turns";
@@ -41,7 +48,8 @@ export interface AgentTurnDeps {
  * typing indicator is on while it works, tokens stream to the room, and the reply is persisted
  * once with its metadata. Any LLM failure becomes a reply attributed to the agent that says what
  * went wrong; Stop keeps the text that had arrived; a context that cannot fit the budget is an
- * attributed error without a call.
+ * attributed error without a call. An orchestrator may hand off instead of answering: through the
+ * handoff tool (real models) or its routing rules (offline model).
  */
 export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
   const signal = deps.turns.start(job.id);
@@ -53,37 +61,59 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
     deps.turns.finish(job.id);
     throw error;
   }
-  const { agent, participantUserIds, assembly, provider } = prepared;
+  const { agent, participantUserIds, assembly, provider, handoffs } = prepared;
   const actor = { kind: "agent" as const, id: agent.id, name: agent.displayName };
   const view = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
-  const base = { dispatchId: job.id, replyToMessageId: job.messageId, model: agent.model, provider: provider.name, isHandoffSummary: false, isToolResult: false, agentId: agent.id, agentDisplayName: agent.displayName };
+  // After a handoff the reply answers the person's message, not the handoff message.
+  const answering = job.askMessageId ?? job.messageId;
+  const base = { dispatchId: job.id, replyToMessageId: answering, model: agent.model, provider: provider.name, isHandoffSummary: false, isToolResult: false, agentId: agent.id, agentDisplayName: agent.displayName };
   if (assembly.snapshot.error === "budget") {
     deps.turns.finish(job.id);
     log.warn("agent context over budget", { dispatchId: job.id, agentId: agent.id, budget: assembly.snapshot.budget.maxTokens });
-    await finish(deps, job, agent, "failed", overBudgetMessage(agent.displayName, assembly.snapshot), { ...base, latencyMs: 0, error: "budget" });
+    await finish(deps, job, prepared, "failed", overBudgetMessage(agent.displayName, assembly.snapshot), { ...base, latencyMs: 0, error: "budget" });
     return;
   }
+  const handOff = (request: Parameters<typeof decideHandoff>[1], extra: Partial<MessageMetadata>) =>
+    recordHandoff(deps, job, prepared, decideHandoff(handoffs.specialists, request, { orchestrator: agent.displayName, forkDepth: prepared.forkDepth }), {
+      ...base,
+      ...extra,
+      latencyMs: Math.round(performance.now() - started),
+    });
   let text = "";
   let usage: { inputTokens: number; outputTokens: number } | undefined;
   const messages = assembly.messages;
 
-  const announce = (typing: boolean) => deps.publisher().typing(job.conversationId, actor, typing, participantUserIds);
+  // A turn in a fork is watched from the conversation at its root.
+  const announce = (typing: boolean) => deps.publisher().typing(prepared.watchedConversationId, actor, typing, participantUserIds);
   announce(true);
   // Indicators expire without a refresh; a long answer keeps its "thinking…" alive.
   const stillThinking = setInterval(() => announce(true), TYPING_REFRESH_MS);
   try {
+    const route = handoffs.open && provider.name === "offline" ? routeByRules(handoffs.settings, prepared.current.content) : null;
+    const target = route && handoffs.specialists.find((specialist) => specialist.agentId === route.agentId);
+    if (route && target) {
+      const summary = await routedSummary({ provider, model: agent.model, history: prepared.history, current: prepared.current, signal });
+      await handOff({ target: target.handle, summary, reason: `Routing rule ${route.index + 1} (/${route.pattern}/) matched.` }, {});
+      return;
+    }
     let index = 0;
     const contextReport = describeContext(assembly.snapshot);
     const toolCalls: { name: string; arguments: string }[] = [];
-    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport, tools: deps.tools })) {
+    const tools = [...(deps.tools ?? []), ...(handoffs.open && provider.name === "openai" ? [handoffTool(handoffs.specialists)] : [])];
+    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport, tools })) {
       if (event.type === "usage") usage = event;
       else if (event.type === "tool_call") toolCalls.push(event);
       else {
         text += event.text;
-        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: job.messageId, agent: view, index: index++, text: event.text });
+        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: answering, agent: view, index: index++, text: event.text });
       }
     }
-    await finish(deps, job, agent, "done", text || "(answered without text)", { ...base, usage, latencyMs: Math.round(performance.now() - started) });
+    const handoffCall = handoffs.open ? toolCalls.find((call) => call.name === HANDOFF_TOOL) : undefined;
+    if (handoffCall) {
+      await handOff(readHandoffCall(handoffCall.arguments), { usage });
+      return;
+    }
+    await finish(deps, job, prepared, "done", text || "(answered without text)", { ...base, usage, latencyMs: Math.round(performance.now() - started) });
     deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, provider: provider.name, question: prepared.current.content, reply: text, toolCalls });
   } catch (error) {
     if (!(error instanceof LlmError)) throw error; // database trouble: the lease lapses and the turn is retried
@@ -93,10 +123,10 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
       await releaseDispatch(deps.prisma, job);
       log.info("agent turn released at shutdown", { dispatchId: job.id });
     } else if (error.kind === "cancelled") {
-      await finish(deps, job, agent, "done", text || "(stopped before answering)", { ...base, usage, latencyMs, stopped: true });
+      await finish(deps, job, prepared, "done", text || "(stopped before answering)", { ...base, usage, latencyMs, stopped: true });
     } else {
       log.warn("agent could not answer", { dispatchId: job.id, agentId: agent.id, kind: error.kind });
-      await finish(deps, job, agent, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });
+      await finish(deps, job, prepared, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });
     }
   } finally {
     clearInterval(stillThinking);
@@ -107,20 +137,25 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
 
 /** A dispatch that failed too often (its workers kept dying) ends with a visible message. */
 export async function giveUpTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
-  const { agent } = await loadTurnContext(deps.prisma, job);
+  const turn = await loadTurnContext(deps.prisma, job);
+  const { agent } = turn;
   const content = `${agent.displayName} could not answer this message after ${job.attempts - 1} attempts.`;
-  await finish(deps, job, agent, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, replyToMessageId: job.messageId, isHandoffSummary: false, isToolResult: false, error: "attempts" });
+  await finish(deps, job, turn, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, replyToMessageId: job.askMessageId ?? job.messageId, isHandoffSummary: false, isToolResult: false, error: "attempts" });
 }
 
+/**
+ * The turn's reply, persisted once. In a fork, a reply is the fork's result: it is merged into
+ * the conversation the fork came from in the same transaction.
+ */
 async function finish(
   deps: AgentTurnDeps,
   job: ClaimedDispatch,
-  agent: TurnAgent,
+  { agent, forkDepth }: Pick<TurnContext, "agent" | "forkDepth">,
   outcome: "done" | "failed",
   content: string,
   metadata: Omit<Parameters<typeof persistAgentReply>[1]["metadata"], "timestamp">,
 ): Promise<void> {
-  const persisted = await persistAgentReply(deps.prisma, {
+  const reply = {
     dispatchId: job.id,
     attempts: job.attempts,
     conversationId: job.conversationId,
@@ -129,12 +164,35 @@ async function finish(
     metadata: { ...metadata, timestamp: new Date().toISOString() },
     outcome,
     model: agent.model,
-  });
-  if (!persisted) {
+  };
+  const written: Published[] | null =
+    forkDepth === 0
+      ? await persistAgentReply(deps.prisma, reply).then((persisted) => persisted && [persisted])
+      : await deps.prisma.$transaction(async (tx) => {
+          const persisted = await persistAgentReply(tx, reply);
+          return persisted && [persisted, ...(await mergeForkResult(tx, { forkId: job.conversationId, reply: persisted.message, model: agent.model }))];
+        });
+  if (!written) {
     log.warn("agent reply dropped: the dispatch was taken over", { dispatchId: job.id, attempt: job.attempts });
     return;
   }
-  deps.publisher().messageCreated(persisted.message, { participantUserIds: persisted.participantUserIds, mentionedUserIds: [] });
+  publish(deps, written);
+}
+
+/** The orchestrator's handoff (or its refusal) ends its turn; the next turn is already queued. */
+async function recordHandoff(deps: AgentTurnDeps, job: ClaimedDispatch, { agent }: TurnContext, decision: HandoffDecision, metadata: Omit<MessageMetadata, "timestamp">): Promise<void> {
+  const orchestrator = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
+  const written = await persistHandoff(deps.prisma, { job, orchestrator, model: agent.model, metadata: { ...metadata, timestamp: new Date().toISOString() }, decision });
+  if (!written) {
+    log.warn("handoff dropped: the dispatch was taken over", { dispatchId: job.id, attempt: job.attempts });
+    return;
+  }
+  if (decision.kind === "refused") log.warn("handoff refused", { dispatchId: job.id, agentId: agent.id, requested: decision.requested, why: decision.why });
+  publish(deps, [written]);
+}
+
+function publish(deps: AgentTurnDeps, written: Published[]): void {
+  for (const { message, participantUserIds } of written) deps.publisher().messageCreated(message, { participantUserIds, mentionedUserIds: [] });
 }
 
 /** Why a turn was not even attempted: the system prompt and the message alone overflow the budget. */

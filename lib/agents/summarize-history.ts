@@ -15,7 +15,8 @@ export interface SummarizerOptions {
   signal?: AbortSignal;
 }
 
-const label = (message: ConversationMessage) => `${message.authorHandle ?? message.role}: ${message.content}`;
+/** A message as a summary prompt lists it: `handle: text`. */
+export const labelMessage = (message: ConversationMessage) => `${message.authorHandle ?? message.role}: ${message.content}`;
 
 /**
  * The Summarize pruner's secondary LLM call, with a cache per conversation and agent. A summary
@@ -33,8 +34,8 @@ export function createSummarizer(options: SummarizerOptions): Summarize {
 
     const extending = cached !== null && cached.fromSeq <= first && cached.toSeq >= first - 1;
     const fresh = extending ? messages.filter((message) => message.seq > cached.toSeq) : messages;
-    const prompt = [SUMMARY_INSTRUCTION, ...(extending ? [summaryText(cached.text)] : []), ...fresh.map(label)].join("\n");
-    const text = await complete(options, prompt);
+    const prompt = [SUMMARY_INSTRUCTION, ...(extending ? [summaryText(cached.text)] : []), ...fresh.map(labelMessage)].join("\n");
+    const text = await completeText(options, prompt);
     const fromSeq = extending ? cached.fromSeq : first;
     await prisma.conversationSummary.upsert({
       where: { conversationId_agentId: { conversationId, agentId } },
@@ -45,7 +46,8 @@ export function createSummarizer(options: SummarizerOptions): Summarize {
   };
 }
 
-async function complete({ provider, model, maxTokens, signal }: SummarizerOptions, prompt: string): Promise<string> {
+/** A whole answer to one prompt, for Chorus's own requests (summaries); empty is an error. */
+export async function completeText({ provider, model, maxTokens, signal }: Pick<SummarizerOptions, "provider" | "model" | "maxTokens" | "signal">, prompt: string): Promise<string> {
   let text = "";
   for await (const event of provider.stream({ model, messages: [{ role: "user", content: prompt }], temperature: 0, maxOutputTokens: maxTokens, signal })) {
     if (event.type === "delta") text += event.text;

@@ -116,4 +116,9 @@ export interface ContextSnapshot {
   assemblyMs: number;
   /** Only when the turn could not be assembled: "budget" (system prompt and current message alone overflow). */
   error?: "budget";
+  /**
+   * Orchestrators only: handoffs already made for the message, the limit, the specialists it was
+   * offered, and `stopped: "depth"` when the limit made it answer itself.
+   */
+  handoff?: { depth: number; maxDepth: number; specialists: string[]; stopped?: "depth" };
 }

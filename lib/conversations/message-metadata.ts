@@ -24,6 +24,26 @@ export const messageMetadataSchema = z.object({
   stopped: z.boolean().optional(),
   /** The agent could not answer; the content says why. */
   error: z.string().optional(),
+  /**
+   * A handoff: the orchestrator's message (its content is the handoff summary) naming the
+   * specialist and the sharing mode; a refused one carries `error: "handoff_refused"`.
+   */
+  handoff: z
+    .object({
+      toAgentId: z.string().nullable(),
+      toHandle: z.string(),
+      toDisplayName: z.string().nullable(),
+      mode: z.enum(["summary", "recent", "full", "fork"]),
+      reason: z.string(),
+      /** fork mode: the forked conversation. */
+      forkId: z.string().optional(),
+    })
+    .optional(),
+  /** A forked context's result, merged into the conversation it was forked from. */
+  source: z.literal("specialist").optional(),
+  forkId: z.string().optional(),
+  /** In a fork: the message of the parent conversation this one copies. */
+  copiedFrom: z.object({ messageId: z.string(), seq: z.number() }).optional(),
 });
 
 export type MessageMetadata = z.infer<typeof messageMetadataSchema>;

@@ -73,7 +73,7 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
       ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${parseMentions(input.content)}::text[],
       ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8)`;
 
-  if (!row?.authorName) throw new AppError("forbidden", "You are not a participant of this conversation.");
+  if (!row?.authorName) throw await refusalFor(prisma, input.conversationId);
   if (row.seq === null) {
     if (row.tokens !== null && row.tokens < 0) {
       throw new AppError("rate_limited", `You're sending messages too fast (at most ${RATE_LIMIT} in ${RATE_WINDOW_S} seconds). Wait a moment, then retry.`);
@@ -104,4 +104,12 @@ async function existingMessage(prisma: Prisma, userId: string, input: PostMessag
     throw new AppError("conflict", "This message id is already used by another message. Send it again as a new message.");
   }
   return toMessageDto(row);
+}
+
+/** Why a post was refused: forks are written by their specialist only; elsewhere, not a participant. */
+async function refusalFor(prisma: Prisma, conversationId: string): Promise<AppError> {
+  const conversation = await prisma.conversation.findUnique({ where: { id: conversationId }, select: { type: true } });
+  return conversation?.type === "fork"
+    ? new AppError("forbidden", "A forked context is the specialist's own workspace: nobody can post into it. Reply in the conversation it was forked from.")
+    : new AppError("forbidden", "You are not a participant of this conversation.");
 }

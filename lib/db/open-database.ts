@@ -5,10 +5,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import type { TransactionClient } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { migrate } from "./migrator";
 import { pgliteDriver, postgresDriver, type SqlDriver } from "./sql-driver";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
+/** Inside `prisma.$transaction(async (tx) => …)`; functions that take it also accept the client. */
+export type Transaction = TransactionClient;
 
 export type DatabaseTarget =
   /** dataDir null: in memory. loadDataDir: start from a dumped template (tests). */

@@ -8,6 +8,16 @@ export interface ClaimedDispatch {
   conversationId: string;
   /** This claim's attempt number; finishing requires it to still be the latest. */
   attempts: number;
+  /** After a handoff: the person's message the turn answers (messageId is the handoff message). */
+  askMessageId: string | null;
+  /** Which history the turn sees: direct, or the sharing mode of the handoff that made it. */
+  mode: "direct" | "summary" | "recent" | "full" | "fork";
+  /** recent mode: how many messages. */
+  historyLimit: number | null;
+  /** Handoffs made so far for the person's message. */
+  depth: number;
+  /** false after a refused handoff: the orchestrator answers itself. */
+  allowHandoff: boolean;
 }
 
 /**
@@ -33,7 +43,7 @@ export async function claimNextDispatch(prisma: Prisma, { leaseMs, among }: { le
       ORDER BY d."createdAt", d."id"
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
-    RETURNING "id", "messageId", "agentId", "conversationId", "attempts"`;
+    RETURNING "id", "messageId", "agentId", "conversationId", "attempts", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff"`;
   return claimed ?? null;
 }
 

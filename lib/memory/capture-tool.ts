@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/llm/types";
 import type { DetectedProcedure } from "./detect-procedure";
-import { checkTrigger } from "./trigger-pattern";
+import { checkPattern } from "@/lib/validation/safe-pattern";
 
 /** Offered to real models in every turn: a step-by-step way of doing a task worth keeping (reviewed before use). */
 export const captureProcedureTool: ToolSpec = {
@@ -35,6 +35,6 @@ export function readCaptureCall(json: string): (DetectedProcedure & { trigger: s
   }
   const result = argumentsSchema.safeParse(parsed);
   if (!result.success) return null;
-  const trigger = result.data.trigger && checkTrigger(result.data.trigger) === null ? result.data.trigger : null;
+  const trigger = result.data.trigger && checkPattern(result.data.trigger) === null ? result.data.trigger : null;
   return { name: result.data.name, steps: result.data.steps, trigger };
 }

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { agentOfAdmin } from "@/lib/knowledge/upload-document";
 import { refinePlainText } from "@/lib/validation/plain-text";
 import type { Embedder } from "./embedder";
-import { checkTrigger } from "./trigger-pattern";
+import { checkPattern } from "@/lib/validation/safe-pattern";
 
 export const procedureStatuses = ["pending", "approved", "rejected"] as const;
 
@@ -18,7 +18,7 @@ export const procedureInputSchema = z.object({
     .max(300, "Keep the trigger under 300 characters.")
     .transform((value) => (value === "" ? null : value))
     .superRefine((value, ctx) => {
-      const problem = value === null ? null : checkTrigger(value);
+      const problem = value === null ? null : checkPattern(value);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     })
     .nullable()

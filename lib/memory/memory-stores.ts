@@ -3,7 +3,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Embedder } from "./embedder";
 import type { MemoryPresence, MemoryStores } from "./retrieve-memory";
-import { matchesTrigger } from "./trigger-pattern";
+import { matchesPattern } from "@/lib/validation/safe-pattern";
 import type { VectorStore } from "./vector-store";
 
 /**
@@ -56,7 +56,7 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
     async procedural(query): Promise<RetrievedProcedure | null> {
       const approved = (await query.presence()).procedures;
       if (approved.length === 0) return null;
-      const triggered = approved.find((procedure) => procedure.trigger && matchesTrigger(procedure.trigger, query.text));
+      const triggered = approved.find((procedure) => procedure.trigger && matchesPattern(procedure.trigger, query.text));
       if (triggered) return { id: triggered.id, name: triggered.name, steps: triggered.steps, score: 1, matchedBy: "regex" };
       // An agent has a handful of procedures: comparing them here spares a statement.
       const vector = await query.embedding();

@@ -61,10 +61,14 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
   });
 
   handle("agent:stop", stopSchema, async ({ dispatchId }) => {
-    const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { conversationId: true, message: { select: { authorUserId: true } } } });
+    const dispatch = await deps.prisma.dispatch.findUnique({
+      where: { id: dispatchId },
+      select: { conversationId: true, message: { select: { authorUserId: true } }, askMessage: { select: { authorUserId: true } } },
+    });
     if (!dispatch) throw new AppError("not_found", "That reply is no longer in progress.");
     await assertParticipant(deps.prisma, { userId, conversationId: dispatch.conversationId });
-    if (dispatch.message.authorUserId !== userId && user.role !== "admin") throw new AppError("forbidden", "Only the person who asked (or an admin) can stop this reply.");
+    // After a handoff, the person who asked is the author of the message the handoff answers.
+    if ((dispatch.askMessage ?? dispatch.message).authorUserId !== userId && user.role !== "admin") throw new AppError("forbidden", "Only the person who asked (or an admin) can stop this reply.");
     deps.stopTurn(dispatchId);
     return null;
   });

@@ -44,8 +44,8 @@ describe("agent administration", () => {
     expect(created).toMatchObject({ handle: "scout", enabled: true, contextSettings: { pruningStrategy: "summarize", maxWorkingMemoryTokens: 4000, summarizeFraction: 0.3 } });
     expect((await listAgents(app.prisma, { actor: admin })).map((agent) => agent.handle)).toContain("scout");
 
-    const edited = await updateAgent(app.prisma, { actor: admin, agentId: created.id, config: config({ displayName: "Scout 2", historyWindow: 5, handoffMode: "fork" }) });
-    expect(edited).toMatchObject({ displayName: "Scout 2", historyWindow: 5, contextSettings: { handoffMode: "fork", pruningStrategy: "fifo" } });
+    const edited = await updateAgent(app.prisma, { actor: admin, agentId: created.id, config: config({ displayName: "Scout 2", historyWindow: 5, pruningStrategy: "summarize" }) });
+    expect(edited).toMatchObject({ displayName: "Scout 2", historyWindow: 5, contextSettings: { pruningStrategy: "summarize" } });
 
     await setAgentEnabled(app.prisma, { actor: admin, agentId: created.id, enabled: false });
     expect(await getAgent(app.prisma, { actor: admin, agentId: created.id })).toMatchObject({ enabled: false });

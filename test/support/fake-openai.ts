@@ -14,14 +14,14 @@ export interface ScriptedReply {
   delayMs?: number;
 }
 
-interface ChatRequest {
+export interface ChatRequest {
   model: string;
   max_tokens?: number;
   max_completion_tokens?: number;
   messages: { role: string; content: string; name?: string }[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
-  tools?: { type: "function"; function: { name: string } }[];
+  tools?: { type: "function"; function: { name: string; parameters: { properties: Record<string, { enum?: string[] }> } } }[];
 }
 
 /**
@@ -32,6 +32,7 @@ export class FakeOpenAI {
   readonly requests: ChatRequest[] = [];
   private script: ScriptedReply[] = [];
   private failure: ScriptedReply | null = null;
+  private responder: ((request: ChatRequest) => ScriptedReply | undefined) | null = null;
   private constructor(private readonly server: Server, readonly baseURL: string) {}
 
   static async start(): Promise<FakeOpenAI> {
@@ -48,6 +49,12 @@ export class FakeOpenAI {
     return this;
   }
 
+  /** Answers by looking at each request (e.g. by system prompt); undefined falls back to the script. */
+  respondWith(responder: (request: ChatRequest) => ScriptedReply | undefined): this {
+    this.responder = responder;
+    return this;
+  }
+
   /** Every request fails this way (retries included) until reset(). */
   failAll(error: NonNullable<ScriptedReply["error"]>, partial = "half an answer"): this {
     this.failure = { error, content: partial };
@@ -57,6 +64,7 @@ export class FakeOpenAI {
   reset(): void {
     this.script = [];
     this.failure = null;
+    this.responder = null;
   }
 
   close(): Promise<void> {
@@ -70,7 +78,7 @@ export class FakeOpenAI {
     if (req.url !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
     const request = body as ChatRequest;
     this.requests.push(request);
-    const scripted = this.failure ?? this.script.shift() ?? { content: `fake reply to: ${request.messages.at(-1)?.content ?? ""}` };
+    const scripted = this.failure ?? this.responder?.(request) ?? this.script.shift() ?? { content: `fake reply to: ${request.messages.at(-1)?.content ?? ""}` };
     await sleep(scripted.delayMs ?? 0);
     if (scripted.error === "timeout") return; // hold the request open until the client gives up
     if (typeof scripted.error === "number") {
