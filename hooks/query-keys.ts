@@ -3,4 +3,6 @@ export const queryKeys = {
   directory: () => ["directory"] as const,
   messages: (conversationId: string) => ["conversation", conversationId, "messages"] as const,
   turnContext: (turnId: string) => ["turn", turnId, "context"] as const,
+  fork: (forkId: string) => ["fork", forkId] as const,
+  forks: (conversationId: string) => ["conversation", conversationId, "forks"] as const,
 };

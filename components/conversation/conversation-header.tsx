@@ -3,6 +3,7 @@ import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { EndSessionButton, type EndSessionAction } from "@/components/memory/end-session-button";
 import { MyMemories, type MemoryActions } from "@/components/memory/my-memories";
+import { ForksMenu } from "@/components/handoffs/forks-menu";
 import { AddAgentMenu, type AddAgentAction } from "./add-agent-menu";
 
 export interface HeaderMemoryActions extends MemoryActions {
@@ -15,12 +16,14 @@ export function ConversationHeader({
   addableAgents,
   addAgent,
   memory,
+  onOpenFork,
 }: {
   conversation: ConversationSummary;
   participants: ParticipantDto[];
   addableAgents: ProjectDirectory["agents"];
   addAgent: AddAgentAction;
   memory: HeaderMemoryActions;
+  onOpenFork: (forkId: string) => void;
 }) {
   const prefix = conversation.type === "group" ? "# " : "";
   const agents = participants.filter((participant) => participant.kind === "agent");
@@ -36,6 +39,7 @@ export function ConversationHeader({
         {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}${agent.disabled ? " (disabled)" : ""}`).join(", ")}`}
       </p>
       {conversation.type === "agent_dm" && conversation.peer && <MyMemories agentId={conversation.peer.id} agentName={conversation.peer.name} actions={memory} />}
+      {conversation.type !== "dm" && <ForksMenu conversationId={conversation.id} onOpenFork={onOpenFork} />}
       {conversation.type !== "dm" && <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} />}
       {conversation.type === "group" && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
     </header>

@@ -13,6 +13,7 @@ import { useMarkRead } from "@/hooks/use-mark-read";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
 import { useTyping } from "@/hooks/use-typing";
 import { ContextInspector } from "@/components/inspector/context-inspector";
+import { ForkPanel } from "@/components/handoffs/fork-panel";
 import type { AddAgentAction } from "./add-agent-menu";
 import { Composer } from "./composer";
 import { composerHint } from "./composer-hint";
@@ -39,9 +40,11 @@ interface ConversationViewProps {
   addableAgents: ProjectDirectory["agents"];
   addAgent: AddAgentAction;
   memory: HeaderMemoryActions;
+  /** A fork to show beside the thread on arrival (`?fork=` in the address). */
+  initialForkId: string | null;
 }
 
-export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent, memory }: ConversationViewProps) {
+export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent, memory, initialForkId }: ConversationViewProps) {
   const router = useRouter();
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received } = useConversationMessages(conversation.id, initialPage);
   const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage, received);
@@ -59,6 +62,15 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const [lastSent, setLastSent] = useState("");
   const [inspecting, setInspecting] = useState<string | null>(null);
+  const [openFork, setOpenFork] = useState<string | null>(initialForkId);
+  // The open fork is part of the address, so it can be shared and survives a reload.
+  const showFork = useCallback((forkId: string | null) => {
+    setOpenFork(forkId);
+    const url = new URL(window.location.href);
+    if (forkId) url.searchParams.set("fork", forkId);
+    else url.searchParams.delete("fork");
+    window.history.replaceState(window.history.state, "", url);
+  }, []);
   const { scroller, atBottom, onScroll, scrollToBottom } = useHistoryScroll({
     hasOlder: Boolean(hasNextPage),
     loadingOlder: isFetchingNextPage,
@@ -103,44 +115,47 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   const hint = composerHint({ conversation, participants, projectAgentHandles, unknownMentions, lastSent });
 
   return (
-    <section className="flex h-full min-h-0 flex-col" aria-label={`Conversation ${conversation.title}`}>
-      <ConversationHeader conversation={conversation} participants={participants} addableAgents={addableAgents} addAgent={addAgent} memory={memory} />
-      <ConnectionBanner />
-      <div className="relative min-h-0 flex-1">
-        <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto overflow-x-hidden [overflow-anchor:none]" data-testid="message-scroller">
-          {(isFetchingNextPage || !hasNextPage) && (
-            <p className="py-2 text-center text-xs text-muted" aria-live="polite">
-              {isFetchingNextPage ? "Loading older messages…" : messages.length > 0 ? "This is the beginning of the conversation." : "No messages yet. Say hello!"}
-            </p>
+    <div className="flex h-full min-h-0">
+      <section className="flex h-full min-h-0 min-w-0 flex-1 flex-col" aria-label={`Conversation ${conversation.title}`}>
+        <ConversationHeader conversation={conversation} participants={participants} addableAgents={addableAgents} addAgent={addAgent} memory={memory} onOpenFork={showFork} />
+        <ConnectionBanner />
+        <div className="relative min-h-0 flex-1">
+          <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto overflow-x-hidden [overflow-anchor:none]" data-testid="message-scroller">
+            {(isFetchingNextPage || !hasNextPage) && (
+              <p className="py-2 text-center text-xs text-muted" aria-live="polite">
+                {isFetchingNextPage ? "Loading older messages…" : messages.length > 0 ? "This is the beginning of the conversation." : "No messages yet. Say hello!"}
+              </p>
+            )}
+            <ol aria-label="Messages" className="py-2">
+              <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} onInspect={canInspect ? setInspecting : undefined} onOpenFork={showFork} />
+              <PendingMessages pending={unconfirmed} onRetry={retry} onDiscard={discard} />
+              <LiveReplies replies={replies.live} onStop={replies.stop} canStop={canStop} handles={handles} />
+            </ol>
+          </div>
+          {!atBottom && (
+            <button
+              type="button"
+              onClick={scrollToBottom}
+              className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white shadow-lg hover:bg-brand-700"
+            >
+              Jump to latest
+            </button>
           )}
-          <ol aria-label="Messages" className="py-2">
-            <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} onInspect={canInspect ? setInspecting : undefined} />
-            <PendingMessages pending={unconfirmed} onRetry={retry} onDiscard={discard} />
-            <LiveReplies replies={replies.live} onStop={replies.stop} canStop={canStop} handles={handles} />
-          </ol>
         </div>
-        {!atBottom && (
-          <button
-            type="button"
-            onClick={scrollToBottom}
-            className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white shadow-lg hover:bg-brand-700"
-          >
-            Jump to latest
-          </button>
-        )}
-      </div>
-      {inspecting && <ContextInspector turnId={inspecting} messages={messages} onClose={() => setInspecting(null)} />}
-      <p aria-live="polite" className="h-5 truncate px-4 text-xs italic text-muted">
-        {typing.label}
-      </p>
-      <Composer
-        inputRef={composerInput}
-        label={label}
-        participants={participants.filter((participant) => participant.id !== userId)}
-        onSend={send_}
-        onTyping={typing.typed}
-        hint={hint}
-      />
-    </section>
+        {inspecting && <ContextInspector turnId={inspecting} messages={messages} onClose={() => setInspecting(null)} />}
+        <p aria-live="polite" className="h-5 truncate px-4 text-xs italic text-muted">
+          {typing.label}
+        </p>
+        <Composer
+          inputRef={composerInput}
+          label={label}
+          participants={participants.filter((participant) => participant.id !== userId)}
+          onSend={send_}
+          onTyping={typing.typed}
+          hint={hint}
+        />
+      </section>
+      {openFork && <ForkPanel key={openFork} forkId={openFork} userId={userId} onClose={() => showFork(null)} />}
+    </div>
   );
 }

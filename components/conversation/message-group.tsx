@@ -1,4 +1,5 @@
 import { Avatar, colourFor } from "@/components/ui/avatar";
+import { HandoffNotice } from "@/components/handoffs/handoff-notice";
 import { AgentBadge } from "./agent-badge";
 import type { MessageGroup as Group } from "./group-messages";
 import { Markdown } from "./markdown";
@@ -13,8 +14,14 @@ function authorView(author: Group["author"]) {
   return { name: "Chorus", colour: "#64748b", agent: false };
 }
 
-/** `onInspect` is given to debug and admin users: agent replies then offer "Inspect context". */
-export function MessageGroup({ group, handles, onInspect }: { group: Group; handles: MentionHandles; onInspect?: (turnId: string) => void }) {
+export interface MessageActions {
+  /** Given to debug and admin users: agent replies then offer "Inspect context". */
+  onInspect?: (turnId: string) => void;
+  /** Opens a forked context from its handoff notice or its merged result. */
+  onOpenFork?: (forkId: string) => void;
+}
+
+export function MessageGroup({ group, handles, onInspect, onOpenFork }: { group: Group; handles: MentionHandles } & MessageActions) {
   const first = group.messages[0]!;
   const view = authorView(group.author);
   if (group.author.kind === "system") {
@@ -46,8 +53,26 @@ export function MessageGroup({ group, handles, onInspect }: { group: Group; hand
             title={message.metadata.model ? `${message.metadata.model} · ${message.metadata.provider ?? ""}` : undefined}
             className={`min-w-0 ${message.metadata.error ? "text-danger" : "text-slate-800 dark:text-slate-200"}`}
           >
-            <Markdown text={message.content} handles={handles} />
-            <span className="flex items-center gap-2">
+            {message.metadata.copiedFrom && <span className="mr-1 rounded bg-slate-200 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-muted-strong dark:bg-slate-800">copied</span>}
+            {message.metadata.handoff && message.metadata.isHandoffSummary ? (
+              <HandoffNotice message={message} handles={handles} onOpenFork={onOpenFork} />
+            ) : (
+              <Markdown text={message.content} handles={handles} />
+            )}
+            <span className="flex flex-wrap items-center gap-2">
+              {message.metadata.source === "specialist" && message.metadata.forkId && (
+                <span className="text-xs text-muted">
+                  Result of a forked context
+                  {onOpenFork && (
+                    <>
+                      {" · "}
+                      <button type="button" onClick={() => onOpenFork(message.metadata.forkId!)} className="rounded px-1 font-semibold text-link hover:underline">
+                        Open fork
+                      </button>
+                    </>
+                  )}
+                </span>
+              )}
               {message.metadata.stopped && <span className="text-xs italic text-muted">(stopped)</span>}
               {message.author.kind === "agent" && message.metadata.model && <ReplyDetails metadata={message.metadata} />}
               {message.author.kind === "agent" && onInspect && message.metadata.dispatchId && (

@@ -1,5 +1,5 @@
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import { MessageGroup } from "./message-group";
+import { MessageGroup, type MessageActions } from "./message-group";
 import type { MentionHandles } from "./remark-mentions";
 import { timelineItems } from "./timeline";
 
@@ -23,21 +23,20 @@ export function MessageList({
   openedAt,
   userId,
   handles,
-  onInspect,
+  ...actions
 }: {
   messages: MessageDto[];
   readUpTo: number;
   openedAt: number;
   userId: string;
   handles: MentionHandles;
-  onInspect?: (turnId: string) => void;
-}) {
+} & MessageActions) {
   return (
     <>
       {timelineItems(messages, { readUpTo, openedAt, userId, now: new Date() }).map((item) => {
         if (item.kind === "day") return <Divider key={item.key} label={item.label} tone="day" />;
         if (item.kind === "unread") return <Divider key={item.key} label="New messages" tone="unread" />;
-        return <MessageGroup key={item.key} group={item.group} handles={handles} onInspect={onInspect} />;
+        return <MessageGroup key={item.key} group={item.group} handles={handles} {...actions} />;
       })}
     </>
   );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { handoffModes } from "@/lib/handoffs/handoff-modes";
 
 /**
  * What each message says about where it came from (seed 000's MessageMetadata). Kept as
@@ -33,7 +34,7 @@ export const messageMetadataSchema = z.object({
       toAgentId: z.string().nullable(),
       toHandle: z.string(),
       toDisplayName: z.string().nullable(),
-      mode: z.enum(["summary", "recent", "full", "fork"]),
+      mode: z.enum(handoffModes),
       reason: z.string(),
       /** fork mode: the forked conversation. */
       forkId: z.string().optional(),

@@ -1,6 +1,6 @@
 import type { SpecialistTarget } from "./handoff-options";
 import type { HandoffRequest } from "./handoff-tool";
-import type { HandoffMode } from "./handoff-settings";
+import type { HandoffMode } from "./handoff-modes";
 
 /** A fork of a fork of a fork is the deepest; a further fork is refused. */
 export const MAX_FORK_DEPTH = 3;

@@ -1,7 +1,8 @@
 import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { ContextSnapshot } from "@/lib/context/types";
-import { readHandoffSettings, type HandoffMode, type HandoffSettings } from "./handoff-settings";
+import type { HandoffMode } from "./handoff-modes";
+import { readHandoffSettings, type HandoffSettings } from "./handoff-settings";
 
 export interface SpecialistTarget {
   agentId: string;

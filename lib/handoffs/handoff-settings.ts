@@ -1,17 +1,7 @@
 import { z } from "zod";
 import { integer } from "@/lib/validation/numbers";
 import { checkPattern } from "@/lib/validation/safe-pattern";
-
-export const handoffModes = ["summary", "recent", "full", "fork"] as const;
-export type HandoffMode = (typeof handoffModes)[number];
-
-/** How a sharing mode is named to people (inline notices, admin form, inspector). */
-export const handoffModeLabels: Record<HandoffMode, string> = {
-  summary: "summary only",
-  recent: "recent messages",
-  full: "full history",
-  fork: "forked context",
-};
+import { handoffModes } from "./handoff-modes";
 
 export const specialistSchema = z.object({
   agentId: z.string().uuid("Choose a specialist."),
@@ -41,7 +31,7 @@ export const routingRuleSchema = z.object({
  */
 export const handoffSettingsSchema = z
   .object({
-    orchestrator: z.coerce.boolean().default(false),
+    orchestrator: z.boolean({ error: "Say whether this agent orchestrates." }).default(false),
     maxDepth: integer("Handoff depth", 1, 10).default(3),
     specialists: z.array(specialistSchema).max(20, "At most 20 specialists.").default([]),
     routes: z.array(routingRuleSchema).max(50, "At most 50 routing rules.").default([]),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/llm/types";
 import type { SpecialistTarget } from "./handoff-options";
-import { handoffModes, type HandoffMode } from "./handoff-settings";
+import { handoffModes, type HandoffMode } from "./handoff-modes";
 
 export const HANDOFF_TOOL = "handoff";
 

@@ -4,7 +4,7 @@ import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { persistAgentReply, type AgentReply } from "@/lib/agents/persist-agent-reply";
 import { refusalText, type HandoffDecision } from "./decide-handoff";
-import type { HandoffMode } from "./handoff-settings";
+import type { HandoffMode } from "./handoff-modes";
 import type { Published } from "./merge-fork-result";
 
 export interface HandoffWrite {

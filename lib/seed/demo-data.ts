@@ -33,7 +33,32 @@ export const demoAgents = [
     // A small working memory with the Summarize pruner: the context inspector shows it at work.
     contextSettings: { pruningStrategy: "summarize", maxWorkingMemoryTokens: 600, minHistoryMessages: 2, summaryMaxTokens: 120 },
   },
+  {
+    handle: "aria",
+    displayName: "Aria",
+    color: "#f97316",
+    description: "Orchestrator: hands questions to the right specialist.",
+    systemPrompt: "You are Aria. Hand each question to the specialist best placed to answer it, with a short summary; answer yourself only small talk.",
+  },
 ] as const;
+
+/**
+ * Aria's specialists (by handle) and the routing rules the offline model follows: code goes to
+ * Ada with a summary, research to Toby in a forked context, recaps to Sage with recent messages.
+ */
+export const demoOrchestrator = {
+  handle: "aria",
+  specialists: [
+    { handle: "ada", mode: "summary" },
+    { handle: "toby", mode: "fork" },
+    { handle: "sage", mode: "recent" },
+  ],
+  routes: [
+    { pattern: "\\b(code|typescript|bug|test|refactor)", handle: "ada" },
+    { pattern: "\\b(research|compare|source|why)\\b", handle: "toby" },
+    { pattern: "\\b(summari[sz]e|recap)", handle: "sage" },
+  ],
+} as const;
 
 export const demoChannels = [
   { name: "general", title: "general", welcome: "Welcome to Chorus! Mention an agent with @ to ask it something." },

@@ -1,7 +1,7 @@
 import type { Auth } from "@/lib/auth/create-auth";
 import type { Prisma } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
-import { DEMO_PASSWORD, demoAgents, demoChannels, demoProject, demoUsers } from "./demo-data";
+import { DEMO_PASSWORD, demoAgents, demoChannels, demoOrchestrator, demoProject, demoUsers } from "./demo-data";
 
 /**
  * Creates the demo project, users, agents and channels. Idempotent: an existing demo project
@@ -16,6 +16,18 @@ export async function seedDemo({ prisma, auth }: { prisma: Prisma; auth: Auth })
       prisma.agent.create({ data: { ...agent, projectId: project.id, provider: "offline", model: "offline" } }),
     ),
   );
+  const idOf = (handle: string) => agents.find((agent) => agent.handle === handle)!.id;
+  await prisma.agent.update({
+    where: { id: idOf(demoOrchestrator.handle) },
+    data: {
+      handoffSettings: {
+        orchestrator: true,
+        maxDepth: 3,
+        specialists: demoOrchestrator.specialists.map(({ handle, mode }) => ({ agentId: idOf(handle), mode, recentN: 10, forkHistory: 5 })),
+        routes: demoOrchestrator.routes.map(({ pattern, handle }) => ({ pattern, agentId: idOf(handle) })),
+      },
+    },
+  });
   for (const channel of demoChannels) {
     const conversation = await prisma.conversation.create({
       data: {

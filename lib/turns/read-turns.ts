@@ -2,6 +2,7 @@ import type { SessionUser } from "@/lib/auth/session-user";
 import type { ContextSnapshot } from "@/lib/context/types";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError } from "@/lib/errors/app-error";
+import { isParticipant } from "@/lib/conversations/assert-participant";
 
 export interface TurnSummary {
   turnId: string;
@@ -18,12 +19,11 @@ const unknownTurn = () => new AppError("not_found", "There is no such turn, or y
 const unknownConversation = () => new AppError("not_found", "There is no such conversation, or you are not in it.");
 
 /**
- * Who may inspect: debug and admin users taking part in the conversation. Anyone else who takes
+ * Who may inspect: debug and admin users taking part in the conversation (a fork's: its root's). Anyone else who takes
  * part is refused (403); someone outside learns nothing, not even that the turn exists (404).
  */
 async function assertInspector(prisma: Prisma, user: SessionUser, conversationId: string, notFound: () => AppError): Promise<void> {
-  const participant = await prisma.participant.findUnique({ where: { conversationId_userId: { conversationId, userId: user.id } }, select: { id: true } });
-  if (!participant) throw notFound();
+  if (!(await isParticipant(prisma, { userId: user.id, conversationId }))) throw notFound();
   if (user.role !== "debug" && user.role !== "admin") throw new AppError("forbidden", "Only debug and admin users can inspect what an agent saw.");
 }
 

@@ -4,7 +4,9 @@ import type { ContextSnapshot } from "@/lib/context/types";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
-import type { HandoffMode, HandoffSettings } from "@/lib/handoffs/handoff-settings";
+import type { HandoffMode } from "@/lib/handoffs/handoff-modes";
+import { handoffSettingsSchema, type HandoffSettings } from "@/lib/handoffs/handoff-settings";
+import { getHandoffSettings, saveHandoffSettings, testRoutingRules } from "@/lib/handoffs/manage-handoffs";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
 import { FakeOpenAI, type ChatRequest, type ScriptedReply } from "../support/fake-openai";
@@ -260,5 +262,36 @@ describe("handoffs", () => {
     const toby = await snapshotOf(messages.at(-1)!.id);
     expect(toby.messages).toHaveLength(3);
     expect(toby.messages.at(-1)).toEqual({ role: "user", name: expect.any(String), content: `@aria ${sneaky}` });
+  });
+
+  it("refuses bad settings at save with the reason per field, and tests a message against the rules", async () => {
+    const admin = { id: ann.id, name: ann.name, email: ann.email, role: "admin" as const };
+    await app.prisma.user.update({ where: { id: ann.id }, data: { role: "admin" } });
+    const fieldsOf = (input: unknown) => {
+      const parsed = handoffSettingsSchema.safeParse(input);
+      return parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message]));
+    };
+    const toby = specialist("toby", "summary");
+    expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "(unclosed", agentId: agents.toby }] })["routes.0.pattern"]).toMatch(/^The routing rule is not a valid regular expression/);
+    expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "^(a+)+$", agentId: agents.toby }] })["routes.0.pattern"]).toMatch(/takes too long to match/);
+    expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "x", agentId: agents.sage }] })["routes.0.agentId"]).toBe("Route only to one of the specialists listed above.");
+    expect(fieldsOf({ orchestrator: true, specialists: [toby, toby] })["specialists.1.agentId"]).toBe("This specialist is listed twice.");
+    expect(fieldsOf({ orchestrator: "false" }).orchestrator).toBeDefined();
+
+    const save = (settings: unknown) => saveHandoffSettings(app.prisma, { actor: admin, agentId: agents.aria!, settings: handoffSettingsSchema.parse(settings) });
+    await expect(save({ orchestrator: true, specialists: [specialist("aria", "summary")] })).rejects.toMatchObject({ fields: { "specialists.0.agentId": "Aria cannot hand off to itself." } });
+    const stranger = await app.prisma.agent.create({ data: { project: { create: { slug: `other-${randomUUID()}`, name: "Other" } }, handle: "stranger", displayName: "Stranger", color: "#000000", systemPrompt: "x", model: "offline" } });
+    await expect(save({ orchestrator: true, specialists: [{ ...toby, agentId: stranger.id }] })).rejects.toMatchObject({ fields: { "specialists.0.agentId": "That agent is not in this project." } });
+    await expect(save({ orchestrator: true, specialists: [] })).rejects.toMatchObject({ fields: { specialists: "An orchestrator needs at least one specialist." } });
+
+    const routes = [{ pattern: "\\binvoice", agentId: agents.toby! }, { pattern: "invoice|refund", agentId: agents.sage! }];
+    await save({ orchestrator: true, specialists: [toby, specialist("sage", "recent")], routes });
+    const { settings, candidates } = await getHandoffSettings(app.prisma, { actor: admin, agentId: agents.aria! });
+    expect(settings.routes).toEqual(routes);
+    expect(candidates.map((candidate) => candidate.handle)).not.toContain("aria");
+    expect(testRoutingRules(settings, "Where is my INVOICE?")).toEqual({ rule: 1, agentId: agents.toby });
+    expect(testRoutingRules(settings, "a refund please")).toEqual({ rule: 2, agentId: agents.sage });
+    expect(testRoutingRules(settings, "hello")).toBeNull();
+    await app.prisma.user.update({ where: { id: ann.id }, data: { role: "member" } });
   });
 });

@@ -58,6 +58,9 @@ export default async function AdminAgentsPage() {
                 <Link href={`/admin/agents/${agent.id}/procedures`} className="text-link hover:underline" aria-label={`Procedures of ${agent.displayName}`}>
                   Procedures
                 </Link>
+                <Link href={`/admin/agents/${agent.id}/handoffs`} className="text-link hover:underline" aria-label={`Handoffs of ${agent.displayName}`}>
+                  Handoffs
+                </Link>
                 <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
               </td>
             </tr>
