@@ -57,16 +57,17 @@ function send(socket: ClientSocket, conversationId: string, content: string) {
 }
 
 /** Post → first token of the reply, seen by clients in a process of their own (first-token-client.ts). */
-export function measureFirstToken(url: string, users: TestUser[], conversationId: string): Promise<number[]> {
-  return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, warmup: WARMUP, question: "@bot0 question" });
+export function measureFirstToken(url: string, users: TestUser[], conversationId: string, question = "@bot0 question"): Promise<number[]> {
+  return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, warmup: WARMUP, question });
 }
 
-/** The baseline: the same model call straight through the SDK, no Chorus in between. */
-export async function measureDirectFirstToken(baseURL: string): Promise<number[]> {
+/** The baseline: the same model call straight through the SDK, no Chorus in between (after `before`, when given: e.g. a first call). */
+export async function measureDirectFirstToken(baseURL: string, before?: (client: OpenAI) => Promise<void>): Promise<number[]> {
   const client = new OpenAI({ apiKey: "bench", baseURL });
   const samples: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const started = performance.now();
+    await before?.(client);
     const stream = await client.chat.completions.create({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: `question ${round}` }] });
     for await (const chunk of stream) {
       if (chunk.choices[0]?.delta?.content) {

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
+import { measureHandoffs } from "./handoffs";
 import { measureMemory, measureMemoryLarge } from "./memory";
 import { meetsTarget, type BenchResult } from "./measure";
 
@@ -12,6 +13,7 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["conversations", measureConversations],
   ["agents", measureAgents],
   ["memory", measureMemory],
+  ["handoffs", measureHandoffs],
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
 const onRequest: [string, () => Promise<BenchResult[]>][] = [["memory-large", measureMemoryLarge]];

@@ -17,7 +17,17 @@ export interface TurnAgent {
   contextSettings: unknown;
   /** Validated by readHandoffSettings before use. */
   handoffSettings: unknown;
+  /** The agents its handoff settings name as specialists, as they are now (orchestrators only). */
+  specialistAgents: SpecialistAgent[];
   projectId: string;
+}
+
+export interface SpecialistAgent {
+  id: string;
+  handle: string;
+  displayName: string;
+  description: string;
+  enabled: boolean;
 }
 
 export interface TurnContext {
@@ -61,8 +71,14 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
   const summaryOnly = job.mode === "summary";
   const [row] = await prisma.$queryRaw<Row[]>`
     WITH agent AS (
-      SELECT "id", "handle", "displayName", "color", "systemPrompt", "provider", "model", "temperature", "maxOutputTokens", "historyWindow", "contextSettings", "handoffSettings", "projectId"
-      FROM "agents" WHERE "id" = ${job.agentId}
+      SELECT a."id", a."handle", a."displayName", a."color", a."systemPrompt", a."provider", a."model", a."temperature", a."maxOutputTokens", a."historyWindow",
+             a."contextSettings", a."handoffSettings", a."projectId",
+             (SELECT COALESCE(json_agg(json_build_object('id', s."id", 'handle', s."handle", 'displayName', s."displayName", 'description', s."description", 'enabled', s."enabled")), '[]'::json)
+              FROM "agents" s
+              WHERE s."projectId" = a."projectId" AND s."id" IN (
+                SELECT x->>'agentId' FROM jsonb_array_elements(CASE WHEN jsonb_typeof(a."handoffSettings"->'specialists') = 'array' THEN a."handoffSettings"->'specialists' ELSE '[]'::jsonb END) x
+              )) AS "specialistAgents"
+      FROM "agents" a WHERE a."id" = ${job.agentId}
     ), conversation AS (
       SELECT COALESCE("rootConversationId", "id") AS "watchedId", "forkDepth" FROM "conversations" WHERE "id" = ${job.conversationId}
     ), picked AS (

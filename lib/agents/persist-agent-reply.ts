@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Transaction } from "@/lib/db/open-database";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
+import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 
 export interface AgentReply {
@@ -14,6 +15,34 @@ export interface AgentReply {
   /** failed: the reply explains why the agent could not answer. */
   outcome: "done" | "failed";
   model: string;
+  /**
+   * A turn to queue on the reply (a handoff's), in the same statement; it takes the finished
+   * turn's place in the queue (its createdAt), so a message posted meanwhile comes after it.
+   */
+  followUp?: FollowUpTurn;
+}
+
+export interface PersistedReply {
+  message: MessageDto;
+  participantUserIds: string[];
+  /**
+   * The follow-up turn, when one was queued: held by this node (running, under the finished
+   * turn's lease) when its agent had nothing earlier to do in the conversation, else pending.
+   */
+  followUp?: { held: boolean };
+}
+
+export interface FollowUpTurn {
+  id: string;
+  agentId: string;
+  conversationId: string;
+  askMessageId: string | null;
+  mode: "direct" | "summary" | "recent" | "full" | "fork";
+  historyLimit: number | null;
+  depth: number;
+  allowHandoff: boolean;
+  /** The message the turn is dispatched on; the reply itself when omitted. */
+  messageId?: string;
 }
 
 /**
@@ -21,10 +50,10 @@ export interface AgentReply {
  * still owns the dispatch: a worker whose lease was taken over can never post a second reply.
  * Returns null when the dispatch was no longer ours.
  */
-export async function persistAgentReply(prisma: Transaction, reply: AgentReply): Promise<{ message: MessageDto; participantUserIds: string[] } | null> {
+export async function persistAgentReply(prisma: Transaction, reply: AgentReply): Promise<PersistedReply | null> {
   const id = randomUUID();
   const now = new Date();
-  const [row] = await prisma.$queryRaw<{ seq: number | null; participantUserIds: string[] }[]>`
+  const [row] = await prisma.$queryRaw<{ seq: number | null; participantUserIds: string[]; followUpStatus: string | null }[]>`
     WITH finished AS (
       UPDATE "dispatches" SET "status" = ${reply.outcome}::"DispatchStatus", "replyMessageId" = ${id}, "leaseUntil" = NULL,
         "lastError" = ${reply.metadata.error ?? null}, "updatedAt" = now()
@@ -40,12 +69,13 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
         ${countTokens(reply.content, reply.model)}, ${encodingFor(reply.model)}, ${now}
       FROM allocated
       RETURNING "seq"
-    ), noted AS (
+    )${reply.followUp ? queueFollowUp(reply.followUp, reply.dispatchId, id) : empty}, noted AS (
       -- The turn's snapshot learns which reply it produced.
       UPDATE "context_snapshots" SET "replyMessageId" = ${id}
       WHERE "turnId" = ${reply.dispatchId} AND EXISTS (SELECT 1 FROM inserted)
     )
     SELECT (SELECT "seq" FROM inserted) AS "seq",
+           ${reply.followUp ? sql`(SELECT "status"::text FROM queued)` : sql`NULL`} AS "followUpStatus",
            ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = ${reply.conversationId} AND "userId" IS NOT NULL) AS "participantUserIds"`;
   if (!row || row.seq === null) return null;
   const { id: agentId, handle, displayName, color } = reply.agent;
@@ -62,5 +92,28 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
       createdAt: now.toISOString(),
     },
     participantUserIds: row.participantUserIds,
+    ...(row.followUpStatus ? { followUp: { held: row.followUpStatus === "running" } } : {}),
   };
+}
+
+/**
+ * The follow-up turn's insert. When its agent has nothing earlier to do in that conversation, it
+ * is written running, attempt 1, under the finished turn's lease: this node runs it at once
+ * without a claim (DispatchWorker.adopt). Otherwise it waits, pending, for its agent's turn.
+ */
+function queueFollowUp(turn: FollowUpTurn, after: string, replyId: string) {
+  return sql`, queued AS (
+      INSERT INTO "dispatches" ("id", "messageId", "agentId", "conversationId", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff", "status", "attempts", "leaseUntil", "createdAt", "updatedAt")
+      SELECT ${turn.id}, ${turn.messageId ?? replyId}, ${turn.agentId}, ${turn.conversationId}, ${turn.askMessageId}, ${turn.mode}, ${turn.historyLimit}, ${turn.depth}, ${turn.allowHandoff},
+             CASE WHEN busy THEN 'pending' ELSE 'running' END::"DispatchStatus", CASE WHEN busy THEN 0 ELSE 1 END, CASE WHEN busy THEN NULL ELSE d."leaseUntil" END,
+             d."createdAt", now()
+      FROM "dispatches" d, LATERAL (
+        SELECT EXISTS (
+          SELECT 1 FROM "dispatches" e
+          WHERE e."agentId" = ${turn.agentId} AND e."conversationId" = ${turn.conversationId} AND e."id" <> d."id" AND e."status" IN ('pending', 'running')
+        ) AS busy
+      ) b
+      WHERE d."id" = ${after} AND EXISTS (SELECT 1 FROM inserted)
+      RETURNING "status"
+    )`;
 }

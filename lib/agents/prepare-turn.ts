@@ -4,7 +4,7 @@ import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import { counterFor } from "@/lib/llm/token-counter";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import type { LlmProvider } from "@/lib/llm/types";
-import { loadHandoffOptions, type HandoffOptions } from "@/lib/handoffs/handoff-options";
+import { handoffOptions, type HandoffOptions } from "@/lib/handoffs/handoff-options";
 import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
 import { readContextSettings } from "./agent-settings";
@@ -18,8 +18,8 @@ export interface PreparedTurn extends TurnContext {
 }
 
 /**
- * Everything before the model is called: the turn's messages (one statement), memory retrieval
- * (three searches in parallel) and, for orchestrators, their specialists; assembly under the
+ * Everything before the model is called: the turn's messages and, for orchestrators, their
+ * specialists (one statement), memory retrieval (three searches in parallel), assembly under the
  * agent's budget, and the snapshot stored for
  * the inspector. The snapshot is written before the call, so a turn that fails still shows
  * what it would have sent.
@@ -33,18 +33,9 @@ export async function prepareTurn(
   const { agent, current, askedBy } = turn;
   const provider = providerFor(agent);
   const settings = readContextSettings(agent.contextSettings);
-  const [{ retrieved, timing }, handoffs] = await Promise.all([
-    retrieveMemory(memory, {
-      agentId: agent.id,
-      userId: askedBy,
-      conversationId: job.conversationId,
-      text: current.content,
-      semanticTopK: settings.semanticTopK,
-      episodicTopK: settings.episodicTopK,
-      procedureThreshold: settings.procedureThreshold,
-    }, startedAt),
-    loadHandoffOptions(prisma, { agent, job }),
-  ]);
+  const handoffs = handoffOptions({ agent, job });
+  const query = { agentId: agent.id, userId: askedBy, conversationId: job.conversationId, text: current.content, ...settings };
+  const { retrieved, timing } = await retrieveMemory(memory, query, startedAt);
   const assemblyStarted = performance.now();
   const assembly = await assembleContext(
     {

@@ -41,6 +41,8 @@ export interface AgentTurnDeps {
   tools?: ToolSpec[];
   /** After a complete answer (the write phase: e.g. a procedure worth keeping). */
   onAnswered?(answer: Answer): void;
+  /** Runs a handoff's next turn now: one this node holds directly, one that waits by waking the worker. */
+  continueWith?(next: ClaimedDispatch, held: boolean): void;
 }
 
 /**
@@ -187,8 +189,9 @@ async function recordHandoff(deps: AgentTurnDeps, job: ClaimedDispatch, { agent 
     log.warn("handoff dropped: the dispatch was taken over", { dispatchId: job.id, attempt: job.attempts });
     return;
   }
+  deps.continueWith?.(written.next, written.held);
   if (decision.kind === "refused") log.warn("handoff refused", { dispatchId: job.id, agentId: agent.id, requested: decision.requested, why: decision.why });
-  publish(deps, [written]);
+  publish(deps, [written.handoff]);
 }
 
 function publish(deps: AgentTurnDeps, written: Published[]): void {

@@ -18,6 +18,11 @@ export interface DispatchWorkerOptions {
 export interface DispatchWorker {
   /** Look for work now: these dispatches were just written here (all runnable work if omitted). */
   wake(dispatchIds?: string[]): void;
+  /**
+   * Runs a dispatch this node already holds (written running, with a lease): a handoff's next
+   * turn starts at once, without a claim. It takes the place of the turn that handed it over.
+   */
+  adopt(job: ClaimedDispatch): void;
   stop(): Promise<void>;
 }
 
@@ -46,6 +51,14 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
     }
   };
 
+  const start = (job: ClaimedDispatch) => {
+    const task = run(job).finally(() => {
+      running.delete(task);
+      if (!stopped) void drain();
+    });
+    running.add(task);
+  };
+
   /**
    * Claims runnable dispatches within the concurrency: the ones named, or all of them. A wake
    * after a post names its dispatches: on an in-process database a broader search, or an extra
@@ -64,11 +77,7 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
         const job = await claimNextDispatch(prisma, { leaseMs, among });
         if (job) {
           wanted.delete(job.id);
-          const task = run(job).finally(() => {
-            running.delete(task);
-            if (!stopped) void drain();
-          });
-          running.add(task);
+          start(job);
         } else if (requests === requestsBefore) {
           // Nothing runnable: a named dispatch waits for its agent's earlier turn, whose end sweeps.
           sweep = false;
@@ -90,6 +99,10 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
 
   return {
     wake: (dispatchIds) => void drain(dispatchIds),
+    adopt: (job) => {
+      // A stopping node leaves it to its lease: another node runs it when the lease lapses.
+      if (!stopped) start(job);
+    },
     async stop() {
       stopped = true;
       clearInterval(poll);

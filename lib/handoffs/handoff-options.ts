@@ -1,4 +1,4 @@
-import type { Prisma } from "@/lib/db/open-database";
+import type { SpecialistAgent } from "@/lib/agents/load-turn-context";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { ContextSnapshot } from "@/lib/context/types";
 import type { HandoffMode } from "./handoff-modes";
@@ -28,22 +28,14 @@ export interface HandoffOptions {
 const closed: Omit<HandoffOptions, "settings"> = { specialists: [], open: false, record: undefined };
 
 /**
- * What this turn may hand off to. Only orchestrators pay for the query (their specialists' current
- * handles, names and state); at the depth limit the agent answers itself and the snapshot says so.
+ * What this turn may hand off to: the orchestrator's specialists as they are now (the turn's
+ * statement loaded them); at the depth limit the agent answers itself and the snapshot says so.
  */
-export async function loadHandoffOptions(
-  prisma: Prisma,
-  { agent, job }: { agent: { projectId: string; handoffSettings: unknown }; job: Pick<ClaimedDispatch, "depth" | "allowHandoff"> },
-): Promise<HandoffOptions> {
+export function handoffOptions({ agent, job }: { agent: { handoffSettings: unknown; specialistAgents: SpecialistAgent[] }; job: Pick<ClaimedDispatch, "depth" | "allowHandoff"> }): HandoffOptions {
   const settings = readHandoffSettings(agent.handoffSettings);
   if (!settings.orchestrator || settings.specialists.length === 0 || !job.allowHandoff) return { settings, ...closed };
   const stopped = job.depth >= settings.maxDepth;
-  const rows = stopped
-    ? []
-    : await prisma.agent.findMany({
-        where: { projectId: agent.projectId, id: { in: settings.specialists.map((specialist) => specialist.agentId) } },
-        select: { id: true, handle: true, displayName: true, description: true, enabled: true },
-      });
+  const rows = stopped ? [] : agent.specialistAgents;
   const specialists = settings.specialists.flatMap((specialist) => {
     const row = rows.find((candidate) => candidate.id === specialist.agentId);
     return row ? [{ ...specialist, handle: row.handle, displayName: row.displayName, description: row.description, enabled: row.enabled }] : [];

@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, Transaction } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
-import { persistAgentReply, type AgentReply } from "@/lib/agents/persist-agent-reply";
+import { persistAgentReply, type AgentReply, type FollowUpTurn, type PersistedReply } from "@/lib/agents/persist-agent-reply";
 import { refusalText, type HandoffDecision } from "./decide-handoff";
-import type { HandoffMode } from "./handoff-modes";
 import type { Published } from "./merge-fork-result";
 
 export interface HandoffWrite {
@@ -17,13 +16,13 @@ export interface HandoffWrite {
 }
 
 /**
- * Ends the orchestrator's turn with its handoff, in one transaction: the handoff message (its
+ * Ends the orchestrator's turn with its handoff, atomically: the handoff message (its
  * content is the summary; the metadata names the specialist and the mode), and the turn that
  * follows: the specialist's in this conversation, or in a new fork holding copies of the last
  * messages, or after a refusal the orchestrator's own, without handoffs. Nothing is written when
- * the orchestrator's dispatch is no longer this attempt's.
+ * the orchestrator's dispatch is no longer this attempt's. Returns the message and the queued turn.
  */
-export async function persistHandoff(prisma: Prisma, { job, orchestrator, model, metadata, decision }: HandoffWrite): Promise<Published | null> {
+export async function persistHandoff(prisma: Prisma, { job, orchestrator, model, metadata, decision }: HandoffWrite): Promise<{ handoff: Published; next: ClaimedDispatch; held: boolean } | null> {
   const askMessageId = job.askMessageId ?? job.messageId;
   const forkId = decision.kind === "handoff" && decision.mode === "fork" ? randomUUID() : undefined;
   const content = decision.kind === "handoff" ? decision.summary : refusalText(orchestrator.displayName, decision);
@@ -31,44 +30,49 @@ export async function persistHandoff(prisma: Prisma, { job, orchestrator, model,
     decision.kind === "handoff"
       ? { toAgentId: decision.target.agentId, toHandle: decision.target.handle, toDisplayName: decision.target.displayName, mode: decision.mode, reason: decision.reason, ...(forkId ? { forkId } : {}) }
       : undefined;
-  return prisma.$transaction(async (tx) => {
-    const persisted = await persistAgentReply(tx, {
-      dispatchId: job.id,
-      attempts: job.attempts,
-      conversationId: job.conversationId,
-      agent: orchestrator,
-      content,
-      metadata: { ...metadata, ...(decision.kind === "handoff" ? { isHandoffSummary: true, handoff } : { error: "handoff_refused" }) },
-      outcome: "done",
-      model,
+  const reply = {
+    dispatchId: job.id,
+    attempts: job.attempts,
+    conversationId: job.conversationId,
+    agent: orchestrator,
+    content,
+    metadata: { ...metadata, ...(decision.kind === "handoff" ? { isHandoffSummary: true, handoff } : { error: "handoff_refused" }) },
+    outcome: "done" as const,
+    model,
+  };
+  const next = randomUUID();
+  if (decision.kind === "refused") {
+    const followUp = { id: next, agentId: orchestrator.id, conversationId: job.conversationId, askMessageId, mode: job.mode, historyLimit: job.historyLimit, depth: job.depth, allowHandoff: false };
+    return withNext(await persistAgentReply(prisma, { ...reply, followUp }), followUp);
+  }
+  const { target, mode } = decision;
+  if (!forkId) {
+    const followUp = { id: next, agentId: target.agentId, conversationId: job.conversationId, askMessageId, mode, historyLimit: mode === "recent" ? target.recentN : null, depth: job.depth + 1, allowHandoff: true };
+    return withNext(await persistAgentReply(prisma, { ...reply, followUp }), followUp);
+  }
+  return prisma
+    .$transaction(async (tx) => {
+      const forkAsk = await createFork(tx, { forkId, parentId: job.conversationId, askMessageId, agentId: target.agentId, title: `${target.displayName} · fork`, copies: target.forkHistory });
+      const followUp = { id: next, messageId: forkAsk, agentId: target.agentId, conversationId: forkId, askMessageId: null, mode, historyLimit: null, depth: 0, allowHandoff: true } satisfies FollowUpTurn;
+      const persisted = await persistAgentReply(tx, { ...reply, followUp });
+      // The dispatch was taken over: the fork must not exist either.
+      if (!persisted) throw new DispatchTakenOver();
+      return withNext(persisted, followUp);
+    })
+    .catch((error: unknown) => {
+      if (error instanceof DispatchTakenOver) return null;
+      throw error;
     });
-    if (!persisted) return null;
-    const handoffMessageId = persisted.message.id;
-    if (decision.kind === "refused") {
-      await insertDispatch(tx, { after: job.id, messageId: handoffMessageId, agentId: orchestrator.id, conversationId: job.conversationId, askMessageId, mode: job.mode, historyLimit: job.historyLimit, depth: job.depth, allowHandoff: false });
-    } else if (forkId) {
-      const forkAsk = await createFork(tx, { forkId, parentId: job.conversationId, askMessageId, agentId: decision.target.agentId, title: `${decision.target.displayName} · fork`, copies: decision.target.forkHistory });
-      await insertDispatch(tx, { after: job.id, messageId: forkAsk, agentId: decision.target.agentId, conversationId: forkId, askMessageId: null, mode: "fork", historyLimit: null, depth: 0, allowHandoff: true });
-    } else {
-      const historyLimit = decision.mode === "recent" ? decision.target.recentN : null;
-      await insertDispatch(tx, { after: job.id, messageId: handoffMessageId, agentId: decision.target.agentId, conversationId: job.conversationId, askMessageId, mode: decision.mode, historyLimit, depth: job.depth + 1, allowHandoff: true });
-    }
-    return persisted;
-  });
 }
 
-/**
- * The turn that follows `after`. It takes that turn's place in the queue (its createdAt): a
- * message posted meanwhile to the same agent is answered after this one, in order.
- */
-async function insertDispatch(
-  tx: Transaction,
-  d: { after: string; messageId: string; agentId: string; conversationId: string; askMessageId: string | null; mode: HandoffMode | "direct"; historyLimit: number | null; depth: number; allowHandoff: boolean },
-): Promise<void> {
-  await tx.$executeRaw`
-    INSERT INTO "dispatches" ("id", "messageId", "agentId", "conversationId", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff", "createdAt", "updatedAt")
-    SELECT ${randomUUID()}, ${d.messageId}, ${d.agentId}, ${d.conversationId}, ${d.askMessageId}, ${d.mode}, ${d.historyLimit}, ${d.depth}, ${d.allowHandoff}, "createdAt", now()
-    FROM "dispatches" WHERE "id" = ${d.after}`;
+class DispatchTakenOver extends Error {}
+
+/** The handoff message and the turn it queued, as the worker runs it. */
+function withNext(persisted: PersistedReply | null, turn: FollowUpTurn & { messageId?: string }) {
+  if (!persisted) return null;
+  const { followUp, ...handoff } = persisted;
+  const next: ClaimedDispatch = { ...turn, messageId: turn.messageId ?? handoff.message.id, attempts: 1 };
+  return { handoff, next, held: followUp?.held === true };
 }
 
 /**

@@ -110,6 +110,7 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
       return runtime.memory ? [captureProcedureTool] : undefined;
     },
     onAnswered: (answer) => void captureProcedure(runtime, answer),
+    continueWith: (next, held) => (held ? runtime.dispatcher?.adopt(next) : runtime.dispatcher?.wake([next.id])),
   };
   runtime.dispatcher = startDispatchWorker({
     prisma: runtime.db.prisma,
