@@ -66,6 +66,13 @@ export function ContextInspector({ turnId, messages, onClose }: { turnId: string
             <p className="text-sm text-muted">
               @{snapshot.agent.handle} · {snapshot.agent.model} · {snapshot.mode} turn · {snapshot.strategy.replace("_", " ")} pruning · assembled in {snapshot.assemblyMs} ms
             </p>
+            {snapshot.handoff && (
+              <p className="text-sm text-muted">
+                {snapshot.handoff.stopped === "depth"
+                  ? `Handoff limit reached (${snapshot.handoff.depth} of ${snapshot.handoff.maxDepth} for this message): the agent answered itself.`
+                  : `May hand off to ${snapshot.handoff.specialists.map((handle) => `@${handle}`).join(", ")} (${snapshot.handoff.depth} of ${snapshot.handoff.maxDepth} handoffs made for this message).`}
+              </p>
+            )}
             {snapshot.error === "budget" && (
               <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger dark:bg-red-950">
                 Nothing was sent: the system prompt and the message alone do not fit the budget.
