@@ -73,6 +73,8 @@ test("scrolling up through 300 messages loads older pages as the top nears, keep
 
 test("at phone width the sidebar is a drawer that opens, navigates and closes, and nothing scrolls sideways", async ({ browser }) => {
   const phone = await newPerson(browser, "Phone");
+  // Signing up lands in #general; a drawer opened before that navigation ends would close with it.
+  await expect(phone.page.getByRole("heading", { name: "# general" })).toBeVisible();
   await phone.page.setViewportSize({ width: 390, height: 844 });
   await expect(phone.conversation.sidebar()).toBeHidden();
   const toggle = phone.page.getByRole("button", { name: "Conversations" });
