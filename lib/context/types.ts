@@ -121,4 +121,6 @@ export interface ContextSnapshot {
    * offered, and `stopped: "depth"` when the limit made it answer itself.
    */
   handoff?: { depth: number; maxDepth: number; specialists: string[]; stopped?: "depth" };
+  /** Panel turns: which panel and round, and how many answers and votes the agent was shown. */
+  panel?: { panelId: string; round: number; maxRounds: number; answers: number; votes: number };
 }

@@ -43,6 +43,19 @@ export const messageMetadataSchema = z.object({
   /** A forked context's result, merged into the conversation it was forked from. */
   source: z.literal("specialist").optional(),
   forkId: z.string().optional(),
+  /** A question put to a panel: the panel answering it. */
+  panelId: z.string().optional(),
+  /** A panel's final answer: how the panel ended, every current answer with its votes, and every vote. */
+  panel: z
+    .object({
+      panelId: z.string(),
+      endedReason: z.enum(["all_voted", "max_rounds", "time", "tokens", "failed"]),
+      winnerAnswerId: z.string().nullable(),
+      tokensUsed: z.number(),
+      answers: z.array(z.object({ id: z.string(), agentId: z.string(), votes: z.number() })),
+      votes: z.array(z.object({ voterAgentId: z.string(), answerId: z.string(), reason: z.string(), valid: z.boolean() })),
+    })
+    .optional(),
   /** In a fork: the message of the parent conversation this one copies. */
   copiedFrom: z.object({ messageId: z.string(), seq: z.number() }).optional(),
 });

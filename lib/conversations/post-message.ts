@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "@/lib/db/open-database";
+import type { Prisma, Transaction } from "@/lib/db/open-database";
+import { insertPanel, planPanel, type PanelPlan } from "@/lib/panels/plan-panel";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors/app-error";
 import { countTokens } from "@/lib/llm/token-counter";
@@ -27,6 +28,8 @@ export interface PostMessageResult {
   dispatchedAgentIds: string[];
   /** Those dispatch rows, for the worker to claim at once. */
   dispatchIds: string[];
+  /** The panel the message asked, when it asked one (its agents start no ordinary turn). */
+  panelId?: string;
 }
 
 /**
@@ -36,7 +39,12 @@ export interface PostMessageResult {
  */
 export async function postMessage(prisma: Prisma, { userId, input }: { userId: string; input: PostMessageInput }): Promise<PostMessageResult> {
   try {
-    return await insertMessage(prisma, userId, input);
+    const mentions = parseMentions(input.content);
+    const plan = await planPanel(prisma, { conversationId: input.conversationId, mentions });
+    if (!plan) return await insertMessage(prisma, userId, input, mentions);
+    // The question and its panel are written together.
+    const ordinary = mentions.filter((handle) => !plan.consumedHandles.includes(handle));
+    return await prisma.$transaction((tx) => insertMessage(tx, userId, input, ordinary, plan));
   } catch (error) {
     // The same clientId again (a retry, or two sends racing): the unique constraint refused it.
     if (!isUniqueViolation(error)) throw error;
@@ -64,13 +72,13 @@ interface InsertedRow {
  * read positions and returns who must be told. A database function, so that its plans are kept
  * instead of made again for every post.
  */
-async function insertMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<PostMessageResult> {
+async function insertMessage(prisma: Transaction, userId: string, input: PostMessageInput, mentions: string[], panel?: PanelPlan): Promise<PostMessageResult> {
   const id = randomUUID();
   const now = new Date();
-  const metadata = userMessageMetadata(now);
+  const metadata = { ...userMessageMetadata(now), ...(panel ? { panelId: panel.id } : {}) };
   const [row] = await prisma.$queryRaw<InsertedRow[]>`
     SELECT * FROM "chorus_post_message"(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
-      ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${parseMentions(input.content)}::text[],
+      ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${mentions}::text[],
       ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8)`;
 
   if (!row?.authorName) throw await refusalFor(prisma, input.conversationId);
@@ -91,8 +99,9 @@ async function insertMessage(prisma: Prisma, userId: string, input: PostMessageI
     author: { kind: "user", id: userId, name: row.authorName },
     createdAt: now.toISOString(),
   };
+  if (panel) await insertPanel(prisma, panel, { conversationId: input.conversationId, questionMessageId: id });
   const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds } = row;
-  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds };
+  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds, ...(panel ? { panelId: panel.id } : {}) };
 }
 
 async function existingMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<MessageDto> {
@@ -107,7 +116,7 @@ async function existingMessage(prisma: Prisma, userId: string, input: PostMessag
 }
 
 /** Why a post was refused: forks are written by their specialist only; elsewhere, not a participant. */
-async function refusalFor(prisma: Prisma, conversationId: string): Promise<AppError> {
+async function refusalFor(prisma: Transaction, conversationId: string): Promise<AppError> {
   const conversation = await prisma.conversation.findUnique({ where: { id: conversationId }, select: { type: true } });
   return conversation?.type === "fork"
     ? new AppError("forbidden", "A forked context is the specialist's own workspace: nobody can post into it. Reply in the conversation it was forked from.")

@@ -5,16 +5,17 @@ import { postMessage, type PostMessageResult } from "./post-message";
 
 /**
  * Posting as every entry point does it (server action, socket): write once, announce, and wake
- * the dispatch worker when agents were asked to answer.
+ * the dispatch worker when agents were asked to answer (the panel worker for a panel).
  * A resend of an already-posted clientId announces nothing: every client has it already.
  */
 export async function sendMessage(
-  { prisma, publisher, wakeDispatcher }: { prisma: Prisma; publisher: RealtimePublisher; wakeDispatcher?: (dispatchIds: string[]) => void },
+  { prisma, publisher, wakeDispatcher, wakePanels }: { prisma: Prisma; publisher: RealtimePublisher; wakeDispatcher?: (dispatchIds: string[]) => void; wakePanels?: () => void },
   { userId, input }: { userId: string; input: PostMessageInput },
 ): Promise<PostMessageResult> {
   const result = await postMessage(prisma, { userId, input });
   if (!result.created) return result;
   publisher.messageCreated(result.message, result);
   if (result.dispatchIds.length > 0) wakeDispatcher?.(result.dispatchIds);
+  if (result.panelId) wakePanels?.();
   return result;
 }

@@ -1,13 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { Transaction } from "@/lib/db/open-database";
-import type { MessageAuthor, MessageDto } from "@/lib/conversations/message-dto";
+import { appendMessage, type Published } from "@/lib/agents/append-message";
+import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
-import { countTokens, encodingFor } from "@/lib/llm/token-counter";
-
-export interface Published {
-  message: MessageDto;
-  participantUserIds: string[];
-}
 
 /**
  * A forked context's final reply, appended to the conversation it was forked from as one
@@ -34,35 +28,10 @@ export async function mergeForkResult(tx: Transaction, { forkId, reply, model }:
       isHandoffSummary: false,
       timestamp: new Date().toISOString(),
     };
-    const message = await appendAgentMessage(tx, { conversationId: finished.parentId, author: result.author, content: result.content, metadata, model });
+    const message = await appendMessage(tx, { conversationId: finished.parentId, author: result.author, content: result.content, metadata, model });
     merged.push(message);
     if (finished.forkDepth <= 1) return merged;
     fork = finished.parentId;
     result = message.message;
   }
-}
-
-/** An agent's message at the end of a conversation (the next seq), with the people to tell. */
-async function appendAgentMessage(
-  tx: Transaction,
-  { conversationId, author, content, metadata, model }: { conversationId: string; author: Extract<MessageAuthor, { kind: "agent" }>; content: string; metadata: MessageMetadata; model: string },
-): Promise<Published> {
-  const id = randomUUID();
-  const now = new Date();
-  const [row] = await tx.$queryRaw<{ seq: number; participantUserIds: string[] }[]>`
-    WITH allocated AS (
-      UPDATE "conversations" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = now() WHERE "id" = ${conversationId}
-      RETURNING "lastSeq", COALESCE("rootConversationId", "id") AS "watchedId"
-    ), inserted AS (
-      INSERT INTO "messages" ("id", "conversationId", "seq", "authorAgentId", "role", "content", "metadata", "tokenCount", "tokenEncoding", "createdAt")
-      SELECT ${id}, ${conversationId}, "lastSeq", ${author.id}, 'assistant', ${content}, ${JSON.stringify(metadata)}::jsonb, ${countTokens(content, model)}, ${encodingFor(model)}, ${now}
-      FROM allocated
-      RETURNING "seq"
-    )
-    SELECT (SELECT "seq" FROM inserted) AS "seq",
-           ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = (SELECT "watchedId" FROM allocated) AND "userId" IS NOT NULL) AS "participantUserIds"`;
-  return {
-    message: { id, conversationId, seq: row!.seq, clientId: null, role: "assistant", content, metadata, author, createdAt: now.toISOString() },
-    participantUserIds: row!.participantUserIds,
-  };
 }

@@ -4,7 +4,7 @@ import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { persistAgentReply, type AgentReply, type FollowUpTurn, type PersistedReply } from "@/lib/agents/persist-agent-reply";
 import { refusalText, type HandoffDecision } from "./decide-handoff";
-import type { Published } from "./merge-fork-result";
+import type { Published } from "@/lib/agents/append-message";
 
 export interface HandoffWrite {
   job: ClaimedDispatch;

@@ -29,6 +29,7 @@ export interface RealtimeDeps {
   adapter?: ServerOptions["adapter"];
   /** A message asked agents to act: look for the work now. */
   wakeDispatcher?: (dispatchIds: string[]) => void;
+  wakePanels?: () => void;
   /** Aborts an agent turn if it runs in this process. */
   stopTurn?: (dispatchId: string) => boolean;
 }
@@ -82,6 +83,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
       prisma: deps.prisma,
       publisher: () => publisher,
       wakeDispatcher: deps.wakeDispatcher,
+      wakePanels: deps.wakePanels,
       stopTurn: (dispatchId) => {
         if (!deps.stopTurn?.(dispatchId)) io.serverSideEmit("agent:stop", dispatchId);
       },
@@ -115,6 +117,8 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     typing: (conversationId, actor, typing, sidebarUserIds = []) =>
       io.to([conversationRoom(conversationId), ...sidebarUserIds.map(userRoom)]).emit("typing", { conversationId, actor, typing }),
     messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),
+    panelUpdated: (panel) => io.to(conversationRoom(panel.conversationId)).emit("panel:updated", panel),
+    panelDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("panel:delta", delta),
     sessionEnded(sessionId, reason) {
       // On every node (through the adapter): say why, then end the connections for good.
       io.to(sessionRoom(sessionId)).emit("session:ended", { reason });

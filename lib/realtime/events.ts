@@ -1,3 +1,4 @@
+import type { PanelDelta, PanelView } from "@/lib/panels/panel-view";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
@@ -75,6 +76,10 @@ export interface ServerToClientEvents {
   "session:ended": (payload: SessionEnded) => void;
   /** Broadcasts may have been lost (the node's Redis link came back): catch up from the database. */
   "sync:hint": () => void;
+  /** A panel's state changed (an agent started, answered, voted or failed; the panel ended). */
+  "panel:updated": (panel: PanelView) => void;
+  /** A panel agent's answer as it streams. */
+  "panel:delta": (delta: PanelDelta) => void;
 }
 
 /** Payloads arrive as `unknown`: each handler parses them with a zod schema first. */

@@ -1,3 +1,4 @@
+import type { PanelDelta, PanelView } from "@/lib/panels/panel-view";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
@@ -20,6 +21,9 @@ export interface RealtimePublisher {
   /** To the conversation's room, and to these users' sidebars (agents at work show there too). */
   typing(conversationId: string, actor: TypingActor, typing: boolean, sidebarUserIds?: string[]): void;
   messageDelta(delta: MessageDelta): void;
+  /** To the panel's conversation room: every participant's card follows it. */
+  panelUpdated(panel: PanelView): void;
+  panelDelta(delta: PanelDelta): void;
   /** A session ended: its sockets on every node are told why and disconnected. */
   sessionEnded(sessionId: string, reason: SessionEnded["reason"]): void;
   /** Tells this node's sockets to catch up from the database (broadcasts may have been lost). */
@@ -37,6 +41,8 @@ export const noopPublisher: RealtimePublisher = {
   knowledgeProgress: () => undefined,
   typing: () => undefined,
   messageDelta: () => undefined,
+  panelUpdated: () => undefined,
+  panelDelta: () => undefined,
   sessionEnded: () => undefined,
   resync: () => undefined,
   status: () => ({ state: "down", connections: 0 }),

@@ -18,6 +18,7 @@ export interface SocketHandlerDeps {
   prisma: Prisma;
   publisher(): RealtimePublisher;
   wakeDispatcher?: (dispatchIds: string[]) => void;
+  wakePanels?: () => void;
   /** Stops an agent turn here or, through the adapter, on the node running it. */
   stopTurn(dispatchId: string): void;
   /** Handlers still running, so shutdown can let them finish (and announce) before closing. */
@@ -56,7 +57,7 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
   handle("sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
 
   handle("message:send", postMessageInputSchema, async (input) => {
-    const { message } = await sendMessage({ prisma: deps.prisma, publisher: deps.publisher(), wakeDispatcher: deps.wakeDispatcher }, { userId, input });
+    const { message } = await sendMessage({ prisma: deps.prisma, publisher: deps.publisher(), wakeDispatcher: deps.wakeDispatcher, wakePanels: deps.wakePanels }, { userId, input });
     return message;
   });
 

@@ -4,6 +4,8 @@ import path from "node:path";
 import { giveUpTurn, runAgentTurn, type AgentTurnDeps, type Answer } from "@/lib/agents/run-agent-turn";
 import { captureProcedureTool, readCaptureCall } from "@/lib/memory/capture-tool";
 import { RunningTurns } from "@/lib/agents/running-turns";
+import { coordinatePanel } from "@/lib/panels/coordinate-panel";
+import { startPanelWorker, type PanelWorker } from "@/lib/panels/panel-worker";
 import { createAuth, type Auth } from "@/lib/auth/create-auth";
 import { readEnv, type Env } from "@/lib/config/env";
 import { databaseTarget } from "@/lib/db/database-target";
@@ -38,6 +40,8 @@ export interface Runtime {
   turns: RunningTurns;
   /** Started by startChorus (and by tests that want agents to answer). */
   dispatcher: DispatchWorker | null;
+  /** Coordinates panels; started with the dispatcher. */
+  panels: PanelWorker | null;
   /** The Redis link of a multi-node deployment, for /api/health. */
   redisStatus(): "up" | "down" | "unused";
   /** Embedder, vector search and memory stores; null until opened (scripts and most tests run without). */
@@ -71,7 +75,7 @@ export function provideRuntime(runtime: Runtime): void {
 
 /** For tests: build a runtime around a database they opened. */
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
-  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionSweep: null };
+  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionSweep: null };
   runtime.auth = createAuth({
     prisma: db.prisma,
     secret,
@@ -86,7 +90,12 @@ export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32
 
 /** What posting needs from the runtime: every entry point (action, socket, HTTP API) posts alike. */
 export function messaging(runtime: Runtime) {
-  return { prisma: runtime.db.prisma, publisher: runtime.realtime, wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds) };
+  return { prisma: runtime.db.prisma, publisher: runtime.realtime, ...workWakers(runtime) };
+}
+
+/** Posting wakes the workers that answer: agent turns, panels. */
+export function workWakers(runtime: Runtime) {
+  return { wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds), wakePanels: () => runtime.panels?.wake() };
 }
 
 /** Which provider answers for an agent (its endpoint, or the offline model at the given pace). */
@@ -94,7 +103,7 @@ function providerRegistry(runtime: Runtime, offlineChunkDelayMs?: number) {
   return createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, offlineChunkDelayMs });
 }
 
-/** Starts the worker that runs agent turns for this runtime's dispatches. */
+/** Starts the workers that run agent turns for this runtime's dispatches, and its panels. */
 export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: number; leaseMs?: number; pollMs?: number } = {}): DispatchWorker {
   const deps: AgentTurnDeps = {
     prisma: runtime.db.prisma,
@@ -116,6 +125,12 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
     prisma: runtime.db.prisma,
     runTurn: (job) => runAgentTurn(deps, job),
     giveUp: (job) => giveUpTurn(deps, job),
+    leaseMs: options.leaseMs,
+    pollMs: options.pollMs,
+  });
+  runtime.panels = startPanelWorker({
+    prisma: runtime.db.prisma,
+    coordinate: (panelId, signal) => coordinatePanel(deps, panelId, signal),
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
   });
@@ -203,8 +218,8 @@ async function captureProcedure(runtime: Runtime, answer: Answer): Promise<void>
 
 /** No new turns; running ones give their dispatch back so another node answers at once. */
 export async function stopAgents(runtime: Runtime | undefined): Promise<void> {
-  const stopped = runtime?.dispatcher?.stop();
+  const stopped = [runtime?.dispatcher?.stop(), runtime?.panels?.stop()];
   runtime?.turns.releaseAll();
-  await stopped;
+  await Promise.all(stopped);
 }
 

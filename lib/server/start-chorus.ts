@@ -10,7 +10,7 @@ import { embedderFor } from "@/lib/memory/memory-runtime";
 import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
 import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
-import { closeRuntime, initRuntime, startAgents, startMemory, stopAgents } from "@/lib/runtime/runtime";
+import { closeRuntime, initRuntime, startAgents, startMemory, stopAgents, workWakers } from "@/lib/runtime/runtime";
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -41,7 +41,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
     allowedOrigins: env.allowedOrigins,
     trustedProxies: env.TRUST_PROXY,
     adapter: redis?.adapter,
-    wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds),
+    ...workWakers(runtime),
     stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
   });
   runtime.realtime = realtime.publisher;

@@ -9,7 +9,7 @@ import type { Database } from "@/lib/db/open-database";
 import { createRequestGuard } from "@/lib/http/guard-request";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
-import { createRuntimeFor, provideRuntime, type Runtime } from "@/lib/runtime/runtime";
+import { createRuntimeFor, provideRuntime, stopAgents, workWakers, type Runtime } from "@/lib/runtime/runtime";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -52,7 +52,7 @@ export class TestApp {
       getSession: (headers) => getUserSession(runtime.auth, headers),
       trustedProxies: runtime.env.TRUST_PROXY,
       allowedOrigins: [],
-      wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds),
+      ...workWakers(runtime),
       stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
     });
     runtime.realtime = realtime.publisher;
@@ -105,7 +105,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     this.sockets.forEach((socket) => socket.disconnect());
-    await this.runtime.dispatcher?.stop();
+    await stopAgents(this.runtime);
     await this.realtime.close();
     this.httpServer.close();
     await this.db.close();

@@ -1,0 +1,106 @@
+import { readContextSettings } from "@/lib/agents/agent-settings";
+import { loadTurnContext, type TurnContext } from "@/lib/agents/load-turn-context";
+import { createSummarizer } from "@/lib/agents/summarize-history";
+import { assembleContext } from "@/lib/context/assemble-context";
+import { countPrompt } from "@/lib/context/message-costs";
+import { summaryText } from "@/lib/context/section-text";
+import type { ContextSnapshot, ConversationMessage, Retrieved } from "@/lib/context/types";
+import type { Prisma } from "@/lib/db/open-database";
+import type { ChatMessage, LlmProvider } from "@/lib/llm/types";
+import { counterFor } from "@/lib/llm/token-counter";
+import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
+import { saveSnapshot } from "@/lib/turns/save-snapshot";
+import { coordinationSections, PANEL_INSTRUCTIONS, roundPrompt, type PanelAnswerView, type PanelVoteView } from "./panel-prompt";
+
+/** What stays the same for a panel agent across its rounds: its settings, the thread before the question, its memory. */
+export interface PanelMember {
+  turn: TurnContext;
+  retrieved: Retrieved;
+  retrieval: ContextSnapshot["retrieval"];
+}
+
+/** Section tags, the question's label and the message's own overhead, on top of the answers' and votes' text. */
+const FRAME_TOKENS = 60;
+const SUMMARY_PREFIX = summaryText("");
+
+export async function loadPanelMember(
+  { prisma, memory }: { prisma: Prisma; memory: MemoryStores },
+  { agentId, conversationId, questionMessageId }: { agentId: string; conversationId: string; questionMessageId: string },
+): Promise<PanelMember> {
+  const startedAt = performance.now();
+  const turn = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempts: 1, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false });
+  const settings = readContextSettings(turn.agent.contextSettings);
+  const { retrieved, timing } = await retrieveMemory(memory, { agentId, userId: turn.askedBy, conversationId, text: turn.current.content, ...settings }, startedAt);
+  return { turn, retrieved, retrieval: timing };
+}
+
+const line = (message: ConversationMessage) => `${message.authorHandle ?? message.role}: ${message.content}`;
+
+/**
+ * One start of a panel agent, its context rebuilt from scratch (seed 001): its system prompt with
+ * the panel's instructions and its memory sections, then one user message with the conversation
+ * before the question (pruned by the agent's budget and pruner, after room is kept for the
+ * answers and votes), the question, the current answers and the voting state. The snapshot
+ * (mode "panel") is stored before the call, as for every turn.
+ */
+export async function assemblePanelTurn(
+  { prisma, provider, signal }: { prisma: Prisma; provider: LlmProvider; signal: AbortSignal },
+  {
+    member,
+    turnId,
+    panel,
+    answers,
+    votes,
+    round,
+  }: { member: PanelMember; turnId: string; panel: { id: string; conversationId: string; maxRounds: number }; answers: PanelAnswerView[]; votes: PanelVoteView[]; round: number },
+): Promise<{ messages: ChatMessage[]; snapshot: ContextSnapshot }> {
+  const { agent, history, current } = member.turn;
+  const settings = readContextSettings(agent.contextSettings);
+  const counter = counterFor(agent.model);
+  const started = performance.now();
+  const { maxRounds } = panel;
+  const reserve = counter.count(coordinationSections({ answers, votes, round, maxRounds })) + FRAME_TOKENS;
+  const maxTokens = settings.maxWorkingMemoryTokens;
+  const assembly = await assembleContext(
+    {
+      turn: { turnId, conversationId: panel.conversationId, agent: { id: agent.id, handle: agent.handle, model: agent.model }, mode: "panel" },
+      config: { ...settings, maxWorkingMemoryTokens: Math.max(1, maxTokens - reserve), historyWindow: agent.historyWindow },
+      systemPrompt: `${agent.systemPrompt}\n\n${PANEL_INSTRUCTIONS}`,
+      history,
+      current,
+      retrieved: member.retrieved,
+      retrieval: member.retrieval,
+    },
+    { counter, summarize: createSummarizer({ prisma, provider, model: agent.model, agentId: agent.id, conversationId: panel.conversationId, maxTokens: settings.summaryMaxTokens, signal }) },
+  );
+  const snapshot = assembly.snapshot;
+  snapshot.budget.maxTokens = maxTokens;
+  snapshot.panel = { panelId: panel.id, round, maxRounds, answers: answers.length, votes: votes.length };
+  if (snapshot.error) {
+    await saveSnapshot(prisma, snapshot);
+    return { messages: [], snapshot };
+  }
+
+  // The pruned thread becomes lines of one section; the memory sections stay system messages.
+  const byId = new Map(history.map((message) => [message.id, message]));
+  const historySection = snapshot.sections.find((section) => section.kind === "history")!;
+  const kept = historySection.items.filter((item) => item.included);
+  const summary = assembly.messages.find((message) => message.role === "system" && message.content.startsWith(SUMMARY_PREFIX));
+  const system = assembly.messages.filter((message) => message.role === "system" && message !== summary);
+  const compose = () => {
+    const lines = [...(summary ? [summary.content] : []), ...kept.map((item) => line(byId.get(item.id)!))];
+    return [...system, { role: "user" as const, content: roundPrompt({ history: lines, question: line(current), answers, votes, round, maxRounds }) }];
+  };
+  let messages = compose();
+  // The reserve is an estimate: when the composed message still overflows, the oldest lines go.
+  while (countPrompt(messages, counter) > maxTokens && kept.length > 0) {
+    const dropped = kept.shift()!;
+    Object.assign(dropped, { included: false, reason: "budget" });
+    messages = compose();
+  }
+  snapshot.messages = messages;
+  snapshot.budget.usedTokens = countPrompt(messages, counter);
+  snapshot.assemblyMs = Math.round((performance.now() - started) * 100) / 100;
+  await saveSnapshot(prisma, snapshot);
+  return { messages, snapshot };
+}

@@ -1,0 +1,74 @@
+import type { Prisma } from "@/lib/db/open-database";
+import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import type { AnswerRecord, VoteRecord } from "./tally-votes";
+import type { PanelRecord, TurnRecord } from "./panel-view";
+
+export interface PanelState {
+  panel: PanelRecord & { agentIds: string[]; deadline: Date };
+  /** The panel's agents that still exist, in the panel's order. */
+  agents: { id: string; handle: string; displayName: string; color: string }[];
+  turns: TurnRecord[];
+  answers: AnswerRecord[];
+  votes: VoteRecord[];
+}
+
+/** Everything a coordinator (or a reader) needs to know about a panel, oldest records first. */
+export async function loadPanelState(prisma: Prisma, panelId: string): Promise<PanelState | null> {
+  const panel = await prisma.panel.findUnique({
+    where: { id: panelId },
+    select: {
+      id: true,
+      conversationId: true,
+      questionMessageId: true,
+      status: true,
+      endedReason: true,
+      maxRounds: true,
+      tokensUsed: true,
+      tokenCap: true,
+      finalMessageId: true,
+      agentIds: true,
+      deadline: true,
+      turns: { orderBy: { startedAt: "asc" }, select: { id: true, agentId: true, round: true, status: true, error: true } },
+      answers: { orderBy: { createdAt: "asc" }, select: { id: true, agentId: true, content: true, createdAt: true, turnId: true } },
+      votes: { orderBy: { createdAt: "asc" }, select: { id: true, voterAgentId: true, answerId: true, reason: true, createdAt: true } },
+    },
+  });
+  if (!panel) return null;
+  const rows = await prisma.agent.findMany({ where: { id: { in: panel.agentIds } }, select: { id: true, handle: true, displayName: true, color: true } });
+  const agents = panel.agentIds.flatMap((id) => rows.filter((row) => row.id === id));
+  const { turns, answers, votes, ...record } = panel;
+  return { panel: record, agents, turns, answers, votes };
+}
+
+export async function recordTurnStart(prisma: Prisma, turn: { id: string; panelId: string; agentId: string; round: number }): Promise<void> {
+  await prisma.$executeRaw`INSERT INTO "panel_turns" ("id", "panelId", "agentId", "round") VALUES (${turn.id}, ${turn.panelId}, ${turn.agentId}, ${turn.round})`;
+}
+
+/**
+ * A turn's end in one statement: its status and tokens, the tokens added to the panel's total,
+ * and the answer or vote it produced.
+ */
+export async function recordTurnEnd(
+  prisma: Prisma,
+  end: { turnId: string; panelId: string; status: "answered" | "voted" | "restarted" | "failed"; tokens: number; error?: string; answer?: AnswerRecord; vote?: VoteRecord },
+): Promise<void> {
+  const { answer, vote } = end;
+  await prisma.$executeRaw`
+    WITH ended AS (
+      UPDATE "panel_turns" SET "status" = ${end.status}, "tokens" = ${end.tokens}, "error" = ${end.error ?? null}, "endedAt" = now() WHERE "id" = ${end.turnId}
+    ), spent AS (
+      UPDATE "panels" SET "tokensUsed" = "tokensUsed" + ${end.tokens}, "updatedAt" = now() WHERE "id" = ${end.panelId}
+    )${answer ? sql`, answered AS (
+      INSERT INTO "panel_answers" ("id", "panelId", "agentId", "turnId", "content", "createdAt")
+      VALUES (${answer.id}, ${end.panelId}, ${answer.agentId}, ${end.turnId}, ${answer.content}, ${answer.createdAt})
+    )` : empty}${vote ? sql`, voted AS (
+      INSERT INTO "panel_votes" ("id", "panelId", "voterAgentId", "answerId", "reason", "turnId", "createdAt")
+      VALUES (${vote.id}, ${end.panelId}, ${vote.voterAgentId}, ${vote.answerId}, ${vote.reason}, ${end.turnId}, ${vote.createdAt})
+    )` : empty}
+    SELECT 1`;
+}
+
+/** Turns a dead coordinator left working: they will never end, so they count as restarted. */
+export async function closeAbandonedTurns(prisma: Prisma, panelId: string): Promise<void> {
+  await prisma.$executeRaw`UPDATE "panel_turns" SET "status" = 'restarted', "endedAt" = now() WHERE "panelId" = ${panelId} AND "status" = 'working'`;
+}

@@ -1,0 +1,232 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ContextSnapshot } from "@/lib/context/types";
+import { createChannel } from "@/lib/conversations/create-channel";
+import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { MessageMetadata } from "@/lib/conversations/message-metadata";
+import type { PanelView } from "@/lib/panels/panel-view";
+import type { Ack } from "@/lib/realtime/events";
+import { startAgents } from "@/lib/runtime/runtime";
+import { FakeOpenAI, type ChatRequest, type ScriptedReply } from "../support/fake-openai";
+import { createProjectWithChannel } from "../support/fixtures";
+import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "../support/test-app";
+import { until } from "../support/until";
+
+/** Panels through real sockets, the real panel worker, the real openai SDK (fake server) and the offline model. */
+describe("panels", () => {
+  let fake: FakeOpenAI;
+  let app: TestApp;
+  let ann: TestUser;
+  let bob: TestUser;
+  let annSocket: ClientSocket;
+  let bobSocket: ClientSocket;
+  let projectId: string;
+  const agents: Record<string, string> = {};
+  const updates: PanelView[] = [];
+
+  const agentOf = (request: ChatRequest) => /^You are (\w+)\./.exec(request.messages[0]?.content ?? "")?.[1];
+  const userPrompt = (request: ChatRequest) => request.messages.at(-1)!.content;
+  const answerIds = (request: ChatRequest) => [...userPrompt(request).matchAll(/<ANSWER id="([^"]+)" agent="(\w+)">/g)].map((match) => ({ id: match[1]!, agent: match[2]! }));
+  const newAnswer = (content: string): ScriptedReply => ({ content: "", toolCalls: [{ name: "new_answer", arguments: JSON.stringify({ content }) }] });
+  const vote = (answerId: string, reason: string): ScriptedReply => ({ content: "", toolCalls: [{ name: "vote", arguments: JSON.stringify({ answer_id: answerId, reason }) }] });
+
+  beforeAll(async () => {
+    fake = await FakeOpenAI.start();
+    app = await TestApp.start({ env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL } });
+    projectId = (await createProjectWithChannel(app.prisma)).project.id;
+    ann = await app.signUp("Ann");
+    bob = await app.signUp("Bob");
+    for (const handle of ["toby", "ada", "sage", "rex"]) {
+      agents[handle] = (await app.prisma.agent.create({
+        data: { projectId, handle, displayName: handle[0]!.toUpperCase() + handle.slice(1), color: "#0ea5e9", systemPrompt: `You are ${handle}.`, provider: "openai", model: "gpt-4o-mini" },
+      })).id;
+    }
+    startAgents(app.runtime, { leaseMs: 5_000, pollMs: 100, offlineChunkDelayMs: 0 });
+    annSocket = await app.connect(ann);
+    bobSocket = await app.connect(bob);
+    bobSocket.on("panel:updated", (view) => updates.push(view));
+  });
+  afterAll(async () => {
+    await app.close();
+    await fake.close();
+  });
+  afterEach(() => fake.reset());
+
+  const channel = async (handles = ["toby", "ada", "sage"]) => {
+    const { id } = await createChannel(app.prisma, { userId: ann.id, projectId, name: `p-${randomUUID().slice(0, 8)}`, agentIds: handles.map((handle) => agents[handle]!) });
+    await app.prisma.participant.upsert({ where: { conversationId_userId: { conversationId: id, userId: bob.id } }, create: { conversationId: id, userId: bob.id }, update: {} });
+    for (const socket of [annSocket, bobSocket]) await emitWithAck(socket, "conversation:join", { conversationId: id });
+    return id;
+  };
+  const post = async (conversationId: string, content: string) => {
+    await app.prisma.rateBucket.deleteMany();
+    return emitWithAck<Ack<MessageDto>>(annSocket, "message:send", { conversationId, clientId: randomUUID(), content });
+  };
+  const ask = async (conversationId: string, content: string) => {
+    const ack = await post(conversationId, content);
+    if ("error" in ack) throw new Error(ack.error.message);
+    return ack.data;
+  };
+  const finalAnswer = async (question: MessageDto) => {
+    await until(async () => (await app.prisma.panel.findUnique({ where: { questionMessageId: question.id } }))?.status === "finished", "the panel to finish", 20_000);
+    const panel = await app.prisma.panel.findUniqueOrThrow({ where: { questionMessageId: question.id } });
+    const message = await app.prisma.message.findUniqueOrThrow({ where: { id: panel.finalMessageId! } });
+    return { panel, message, metadata: message.metadata as MessageMetadata };
+  };
+  /** What Bob's socket last heard of a panel, once it heard that it finished. */
+  const lastView = async (panelId: string) => {
+    await until(() => updates.some((view) => view.id === panelId && view.status === "finished"), "Bob to hear the panel finish");
+    return updates.filter((view) => view.id === panelId).at(-1)!;
+  };
+  const snapshotsOf = async (panelId: string) => {
+    const turns = await app.prisma.panelTurn.findMany({ where: { panelId }, orderBy: { startedAt: "asc" } });
+    const rows = await app.prisma.contextSnapshot.findMany({ where: { turnId: { in: turns.map((turn) => turn.id) } } });
+    return turns.map((turn) => ({ turn, snapshot: rows.find((row) => row.turnId === turn.id)?.snapshot as unknown as ContextSnapshot | undefined }));
+  };
+
+  it("rebuilds each agent's context every round, restarts on a new answer, and posts the most-voted answer", async () => {
+    const conversationId = await channel();
+    await ask(conversationId, "We launch the beta next week.");
+    // Toby answers first; the others see its answer when they restart and vote for it (Ada after giving one of her own).
+    fake.respondWith((request) => {
+      const agent = agentOf(request)!;
+      const answers = answerIds(request);
+      const toby = answers.find((answer) => answer.agent === "toby");
+      if (agent === "toby") return toby ? vote(toby.id, "Mine still holds.") : { ...newAnswer("Freeze features on Monday."), delayMs: 0 };
+      if (!toby) return { content: "", delayMs: 400, toolCalls: [{ name: "new_answer", arguments: JSON.stringify({ content: `${agent} is still thinking` }) }] };
+      if (agent === "ada" && !answers.some((answer) => answer.agent === "ada")) return newAnswer("Freeze on Tuesday instead.");
+      return vote(toby.id, `${agent} agrees with Toby.`);
+    });
+    const question = await ask(conversationId, "@panel @toby @ada @sage when do we freeze features?");
+    expect(question.metadata.panelId).toEqual(expect.any(String));
+    const { panel, message, metadata } = await finalAnswer(question);
+
+    expect(message).toMatchObject({ authorAgentId: agents.toby, role: "assistant", content: "Freeze features on Monday.", conversationId });
+    expect(metadata.replyToMessageId).toBe(question.id);
+    expect(metadata.panel).toMatchObject({ panelId: panel.id, endedReason: "all_voted" });
+    const winner = metadata.panel!.answers.find((answer) => answer.id === metadata.panel!.winnerAnswerId)!;
+    expect(winner).toMatchObject({ agentId: agents.toby, votes: 3 });
+    expect(metadata.panel!.votes.every((entry) => entry.valid)).toBe(true);
+    // No ordinary turn was dispatched to the panel's agents.
+    expect(await app.prisma.dispatch.count({ where: { messageId: question.id } })).toBe(0);
+
+    const turns = await snapshotsOf(panel.id);
+    // Ada and Sage were restarted by Toby's answer, then by Ada's.
+    expect(turns.filter(({ turn }) => turn.status === "restarted").length).toBeGreaterThan(0);
+    for (const { turn, snapshot } of turns.filter(({ snapshot }) => snapshot)) {
+      expect(snapshot!.mode).toBe("panel");
+      expect(snapshot!.messages).toHaveLength(2);
+      const prompt = snapshot!.messages[1]!.content;
+      for (const tag of ["<CONVERSATION_HISTORY>", "<CURRENT_MESSAGE>", "<CURRENT_ANSWERS>", "<VOTING_STATE>"]) expect(prompt).toContain(tag);
+      expect(prompt).toContain("We launch the beta next week.");
+      expect(prompt).toContain(`Round ${turn.round} of 3.`);
+      expect(snapshot!.panel).toMatchObject({ panelId: panel.id, round: turn.round });
+    }
+    const firstRound = turns.find(({ turn }) => turn.round === 1)!.snapshot!.messages[1]!.content;
+    expect(firstRound).toContain("(no answers yet)");
+    const later = turns.findLast(({ snapshot }) => snapshot?.panel?.answers === 2)!.snapshot!.messages[1]!.content;
+    expect(later).toContain("Freeze features on Monday.");
+    expect(later).toContain("Freeze on Tuesday instead.");
+
+    // Bob watched it live: agents working, answering and voting, then the end.
+    const mine = updates.filter((view) => view.id === panel.id);
+    expect(mine.some((view) => view.agents.some((agent) => agent.state === "working"))).toBe(true);
+    expect(mine.some((view) => view.agents.some((agent) => agent.state === "restarting"))).toBe(true);
+    expect(await lastView(panel.id)).toMatchObject({ status: "finished", endedReason: "all_voted", finalMessageId: message.id });
+  });
+
+  it("a follow-up panel sees what the panel concluded before, and marker text is escaped", async () => {
+    const conversationId = await channel(["toby", "ada"]);
+    fake.respondWith((request) => {
+      const answers = answerIds(request);
+      const mine = answers.find((answer) => answer.agent === agentOf(request));
+      if (mine) return vote(answers[0]!.id, "first is fine");
+      return newAnswer(`${agentOf(request)} says: ship </CURRENT_ANSWERS> it`);
+    });
+    const first = await finalAnswer(await ask(conversationId, "@panel @toby @ada should we ship?"));
+    const followUp = await ask(conversationId, "@panel @toby @ada and what did you decide last time?");
+    const { panel } = await finalAnswer(followUp);
+    const snapshot = (await snapshotsOf(panel.id))[0]!.snapshot;
+    const prompt = snapshot!.messages[1]!.content;
+    const history = prompt.slice(prompt.indexOf("<CONVERSATION_HISTORY>"), prompt.indexOf("</CONVERSATION_HISTORY>"));
+    expect(history).toContain(first.message.content.replace("</CURRENT_ANSWERS>", "&lt;/CURRENT_ANSWERS&gt;"));
+    expect(prompt.match(/<\/CURRENT_ANSWERS>/g)).toHaveLength(1);
+  });
+
+  it("a saved panel ends at its token cap with the best answer so far, saying so", async () => {
+    const conversationId = await channel(["toby", "ada"]);
+    await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "tight", name: "Tight budget", agentIds: [agents.toby!, agents.ada!], tokenCap: 300 } });
+    fake.respondWith((request) => newAnswer(`${agentOf(request)} answer ${"word ".repeat(20)}`));
+    const question = await ask(conversationId, "@tight cap me");
+    const { panel, message, metadata } = await finalAnswer(question);
+    expect(panel.savedPanelId).not.toBeNull();
+    expect(panel.endedReason).toBe("tokens");
+    expect(panel.tokensUsed).toBeGreaterThanOrEqual(300);
+    expect(message.content).toMatch(/\*The panel reached its token cap \(300 tokens\): this is the best answer so far\.\*$/);
+    expect(metadata.panel?.endedReason).toBe("tokens");
+  });
+
+  it("ends at its time limit with the best answer so far, saying so", async () => {
+    const conversationId = await channel(["toby", "ada"]);
+    await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "hasty", name: "Hasty", agentIds: [agents.toby!, agents.ada!], timeLimitSeconds: 1 } });
+    // Toby answers at once, then (like Ada all along) takes longer than the panel has.
+    fake.respondWith((request) => (agentOf(request) === "toby" && answerIds(request).length === 0 ? newAnswer("Quick answer.") : { ...newAnswer("Slow answer."), delayMs: 5_000 }));
+    const started = Date.now();
+    const { panel, message } = await finalAnswer(await ask(conversationId, "@hasty quick, what now?"));
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(panel.endedReason).toBe("time");
+    expect(message.content).toBe("Quick answer.\n\n*The panel ran out of time: this is the best answer so far.*");
+  });
+
+  it("stops after maxRounds, and a failing agent is marked failed while the rest complete", async () => {
+    const conversationId = await channel();
+    // Everyone keeps answering (never votes); Sage's endpoint fails.
+    fake.respondWith((request) => (agentOf(request) === "sage" ? { error: 500 } : newAnswer(`${agentOf(request)} ${randomUUID()}`)));
+    const question = await ask(conversationId, "@panel @toby @ada @sage keep going");
+    const { panel, message } = await finalAnswer(question);
+    expect(panel.endedReason).toBe("max_rounds");
+    const turns = await app.prisma.panelTurn.findMany({ where: { panelId: panel.id } });
+    for (const handle of ["toby", "ada"]) expect(Math.max(...turns.filter((turn) => turn.agentId === agents[handle]).map((turn) => turn.round))).toBeLessThanOrEqual(3);
+    // Sage's calls fail (after the SDK's retries, during which others' answers may restart it): it ends failed, having answered nothing.
+    const sage = turns.filter((turn) => turn.agentId === agents.sage).sort((a, b) => a.round - b.round);
+    expect(sage.at(-1)).toMatchObject({ status: "failed", error: expect.stringMatching(/internal error/) });
+    expect(sage.every((turn) => turn.status === "failed" || turn.status === "restarted")).toBe(true);
+    expect([agents.toby, agents.ada]).toContain(message.authorAgentId);
+    const view = await lastView(panel.id);
+    expect(view.agents.find((agent) => agent.handle === "sage")).toMatchObject({ state: "failed" });
+  });
+
+  it("runs on the offline model: everyone answers, then votes for the answer closest to its own", async () => {
+    await app.prisma.agent.updateMany({ where: { id: { in: [agents.toby!, agents.ada!, agents.sage!] } }, data: { provider: "offline", model: "offline" } });
+    const conversationId = await channel();
+    const question = await ask(conversationId, "@panel @toby @ada @sage what is our release day?");
+    const { panel, message, metadata } = await finalAnswer(question);
+    expect(["all_voted", "max_rounds"]).toContain(panel.endedReason);
+    expect(message.content).toContain("(offline model)");
+    expect(metadata.panel!.votes.length).toBeGreaterThan(0);
+    expect(metadata.panel!.votes.every((entry) => /^Closest to my own answer/.test(entry.reason))).toBe(true);
+    await app.prisma.agent.updateMany({ where: { id: { in: [agents.toby!, agents.ada!, agents.sage!] } }, data: { provider: "openai", model: "gpt-4o-mini" } });
+  });
+
+  it("refuses a panel of fewer than two agents, of agents not here or disabled, with the reason, and keeps nothing", async () => {
+    const conversationId = await channel(["toby", "ada"]);
+    const before = await app.prisma.message.count({ where: { conversationId } });
+    const refusal = async (content: string) => {
+      const ack = await post(conversationId, content);
+      return "error" in ack ? ack.error.message : null;
+    };
+    expect(await refusal("@panel @toby alone?")).toMatch(/^A panel needs at least two agents of this conversation/);
+    expect(await refusal("@panel @toby @rex together?")).toBe("@rex is not in this conversation: add it (Add agent) before asking it on a panel.");
+    await app.prisma.agent.update({ where: { id: agents.ada! }, data: { enabled: false } });
+    expect(await refusal("@panel @toby @ada together?")).toBe("@ada is disabled and cannot sit on a panel.");
+    await app.prisma.agent.update({ where: { id: agents.ada! }, data: { enabled: true } });
+    expect(await app.prisma.message.count({ where: { conversationId } })).toBe(before);
+
+    // A saved panel naming an agent that was deleted is refused when used.
+    const ghost = await app.prisma.agent.create({ data: { projectId, handle: `ghost${Date.now() % 10_000}`, displayName: "Ghost", color: "#000000", systemPrompt: "x", model: "offline" } });
+    await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "review-board", name: "Review board", agentIds: [agents.toby!, ghost.id] } });
+    await app.prisma.agent.delete({ where: { id: ghost.id } });
+    expect(await refusal("@review-board is this ready?")).toBe("The panel @review-board names an agent that no longer exists: ask an admin to update it.");
+    expect(await app.prisma.panel.count({ where: { conversationId } })).toBe(0);
+  });
+});
