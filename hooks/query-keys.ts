@@ -4,5 +4,6 @@ export const queryKeys = {
   messages: (conversationId: string) => ["conversation", conversationId, "messages"] as const,
   turnContext: (turnId: string) => ["turn", turnId, "context"] as const,
   fork: (forkId: string) => ["fork", forkId] as const,
+  panel: (panelId: string) => ["panel", panelId] as const,
   forks: (conversationId: string) => ["conversation", conversationId, "forks"] as const,
 };

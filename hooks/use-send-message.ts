@@ -11,6 +11,13 @@ export type PostMessageAction = (input: {
   content: string;
 }) => Promise<{ data: { message: MessageDto; unknownMentions: string[] } } | { error: ErrorPayload }>;
 
+export interface Refusal {
+  content: string;
+  reason: string;
+  /** When it happened: the same text refused twice is still news. */
+  at: number;
+}
+
 export interface PendingMessage {
   clientId: string;
   content: string;
@@ -26,6 +33,8 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
   const [pending, setPending] = useState<PendingMessage[]>([]);
   /** @handles in the last sent message that matched nobody here. */
   const [unknownMentions, setUnknownMentions] = useState<string[]>([]);
+  /** A message the server refused as asked (e.g. a panel of one agent): back in the composer with the reason. */
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   const update = (clientId: string, change: Partial<PendingMessage> | null) =>
     setPending((list) =>
@@ -36,6 +45,10 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
     async (clientId: string, content: string) => {
       try {
         const result = await postMessage({ conversationId, clientId, content });
+        if ("error" in result && result.error.code === "bad_request") {
+          update(clientId, null);
+          return setRefusal({ content, reason: result.error.message, at: Date.now() });
+        }
         if ("error" in result) return update(clientId, { status: "failed", error: result.error.message });
         received([result.data.message]);
         setUnknownMentions(result.data.unknownMentions);
@@ -50,6 +63,7 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
   const send = useCallback(
     (content: string) => {
       const clientId = newClientId();
+      setRefusal(null);
       setPending((list) => [...list, { clientId, content, status: "sending" }]);
       void deliver(clientId, content);
     },
@@ -68,5 +82,5 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
 
   const discard = useCallback((clientId: string) => update(clientId, null), []);
 
-  return { pending, send, retry, discard, unknownMentions };
+  return { pending, send, retry, discard, unknownMentions, refusal };
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from "react";
+import type { Refusal } from "@/hooks/use-send-message";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import { MAX_MESSAGE_BYTES } from "@/lib/conversations/message-input";
 import { insertMention, mentionQueryAt } from "./mention-query";
@@ -13,6 +14,8 @@ interface ComposerProps {
   hint?: string | null;
   /** The text box, for the conversation to focus when it opens. */
   inputRef?: RefObject<HTMLTextAreaElement | null>;
+  /** The last message the server refused: its text comes back here, the reason shows below. */
+  refusal?: Refusal | null;
 }
 
 const encoder = new TextEncoder();
@@ -21,8 +24,9 @@ const encoder = new TextEncoder();
  * Enter sends, Shift+Enter starts a new line; typing @ offers the participants. Empty text and
  * text over the size limit are not sent (the server refuses them too).
  */
-export function Composer({ label, participants, onSend, onTyping, hint, inputRef }: ComposerProps) {
+export function Composer({ label, participants, onSend, onTyping, hint, inputRef, refusal }: ComposerProps) {
   const [text, setText] = useState("");
+  const [refused, setRefused] = useState<string | null>(null);
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
@@ -30,6 +34,19 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
   const input = inputRef ?? ownInput;
 
   const query = dismissed ? null : mentionQueryAt(text, caret);
+
+  // Nothing typed is lost: a refused message is put back (unless something new was typed since).
+  const [seenRefusal, setSeenRefusal] = useState(refusal);
+  if (refusal !== seenRefusal) {
+    setSeenRefusal(refusal);
+    if (refusal) {
+      setText((current) => (current.trim() === "" ? refusal.content : current));
+      setRefused(refusal.reason);
+    }
+  }
+  useEffect(() => {
+    if (refusal) input.current?.focus();
+  }, [refusal, input]);
   const options = query ? participants.filter((p) => p.handle.startsWith(query.query) || p.name.toLowerCase().startsWith(query.query)).slice(0, 6) : [];
   const bytes = encoder.encode(text).length;
   const tooLong = bytes > MAX_MESSAGE_BYTES;
@@ -108,6 +125,7 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
             setCaret(event.target.selectionStart);
             setActive(0);
             setDismissed(false);
+            setRefused(null);
             onTyping();
           }}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
@@ -127,7 +145,12 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
           Too long: {bytes.toLocaleString("en")} bytes; messages can be at most 16 KB ({MAX_MESSAGE_BYTES.toLocaleString("en")} bytes).
         </p>
       )}
-      {hint && !tooLong && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{hint}</p>}
+      {refused && !tooLong && (
+        <p role="alert" className="mt-1 text-xs text-danger">
+          Not sent: {refused}
+        </p>
+      )}
+      {hint && !tooLong && !refused && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{hint}</p>}
     </form>
   );
 }

@@ -47,7 +47,7 @@ interface ConversationViewProps {
 export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent, memory, initialForkId }: ConversationViewProps) {
   const router = useRouter();
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received } = useConversationMessages(conversation.id, initialPage);
-  const { pending, send, retry, discard, unknownMentions } = useSendMessage(conversation.id, postMessage, received);
+  const { pending, send, retry, discard, unknownMentions, refusal } = useSendMessage(conversation.id, postMessage, received);
   const typing = useTyping(conversation.id, userId);
   const replies = useLiveReplies(conversation.id);
   const liveText = replies.live.reduce((length, reply) => length + reply.text.length, 0);
@@ -153,6 +153,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
           onSend={send_}
           onTyping={typing.typed}
           hint={hint}
+          refusal={refusal}
         />
       </section>
       {openFork && <ForkPanel key={openFork} forkId={openFork} userId={userId} onClose={() => showFork(null)} />}

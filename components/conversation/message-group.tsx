@@ -1,5 +1,6 @@
 import { Avatar, colourFor } from "@/components/ui/avatar";
 import { HandoffNotice } from "@/components/handoffs/handoff-notice";
+import { PanelOnQuestion, PanelResult } from "@/components/panels/panel-card";
 import { AgentBadge } from "./agent-badge";
 import type { MessageGroup as Group } from "./group-messages";
 import { Markdown } from "./markdown";
@@ -59,6 +60,8 @@ export function MessageGroup({ group, handles, onInspect, onOpenFork }: { group:
             ) : (
               <Markdown text={message.content} handles={handles} />
             )}
+            {message.metadata.panelId && <PanelOnQuestion panelId={message.metadata.panelId} />}
+            {message.metadata.panel && <PanelResult panelId={message.metadata.panel.panelId} />}
             <span className="flex flex-wrap items-center gap-2">
               {message.metadata.source === "specialist" && message.metadata.forkId && (
                 <span className="text-xs text-muted">

@@ -64,6 +64,11 @@ describe("offline provider: context and summaries", () => {
     expect(offlineReply({ ...request, messages: [{ role: "user", content: "1. Only\n2. two steps" }] })).not.toContain("The steps");
   });
 
+  it("quotes the question of a panel's round message, not its sections", () => {
+    const content = "<CONVERSATION_HISTORY>\nann: hi\n</CONVERSATION_HISTORY>\n\n<CURRENT_MESSAGE>\nann: is 1 &lt; 2?\n</CURRENT_MESSAGE>\n\n<CURRENT_ANSWERS>\n(no answers yet)\n</CURRENT_ANSWERS>";
+    expect(offlineReply({ ...request, messages: [{ role: "user", content }] })).toContain('You said: "ann: is 1 < 2?"');
+  });
+
   it("answers a summary request with an extractive summary within the token limit", async () => {
     const provider = createOfflineProvider({ chunkDelayMs: 0 });
     const prompt = "Summarize this conversation history concisely:\nann: We ship on Friday. Then we rest.\ntoby: The tests pass! More later.\nann: " + "very long ".repeat(200);

@@ -34,7 +34,7 @@ export function offlineReply(request: CompletionRequest): string {
   const conversation = messages.filter((message) => message.role !== "system");
   const current = conversation.at(-1);
   const history = conversation.length - 1;
-  const quoted = (current?.content ?? "").replace(/\s+/g, " ").trim();
+  const quoted = quotable(current?.content ?? "").replace(/\s+/g, " ").trim();
   const steps = numberedSteps(current?.content ?? "");
   const sections = [system.length > 0 && "system prompt", history > 0 && `history (${history} message${history === 1 ? "" : "s"})`, "current message"].filter(Boolean);
   return [
@@ -44,6 +44,12 @@ export function offlineReply(request: CompletionRequest): string {
     steps.length >= 3 && `The steps, as I read them:\n${steps.map((step, index) => `${index + 1}. ${step}`).join("\n")}`,
     "Set OPENAI_API_KEY to get real answers.",
   ].filter(Boolean).join("\n\n");
+}
+
+/** What the person asked: a panel's round message quotes the question from its section. */
+function quotable(content: string): string {
+  const question = /<CURRENT_MESSAGE>\n([\s\S]*?)\n<\/CURRENT_MESSAGE>/.exec(content)?.[1];
+  return question === undefined ? content : question.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
 
 function numberedSteps(text: string): string[] {

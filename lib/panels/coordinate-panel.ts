@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { describeContext } from "@/lib/context/describe-context";
 import type { Prisma } from "@/lib/db/open-database";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { countTokens } from "@/lib/llm/token-counter";
@@ -167,7 +168,9 @@ class PanelRun {
         const toolCalls: { name: string; arguments: string }[] = [];
         const tools = provider.name === "openai" ? panelTools(answers.map((answer) => answer.id)) : undefined;
         let index = 0;
-        for await (const event of provider.stream({ model: context.turn.agent.model, messages, temperature: context.turn.agent.temperature, maxOutputTokens: context.turn.agent.maxOutputTokens, signal, tools })) {
+        const contextReport = `${describeContext(snapshot)} Panel round ${turn.round} of ${panel.maxRounds}, ${answers.length} answer${answers.length === 1 ? "" : "s"} so far.`;
+        const request = { model: context.turn.agent.model, messages, temperature: context.turn.agent.temperature, maxOutputTokens: context.turn.agent.maxOutputTokens, signal, tools, contextReport };
+        for await (const event of provider.stream(request)) {
           if (event.type === "usage") outputTokens = event.outputTokens;
           else if (event.type === "tool_call") toolCalls.push(event);
           else {

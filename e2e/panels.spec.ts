@@ -1,0 +1,48 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./axe";
+import { newPerson } from "./pages";
+
+test("a panel of three agents answers, two people watch it live, and the expanded card shows every answer and vote", async ({ browser }) => {
+  const watcher = await newPerson(browser, "Watcher");
+  const asker = await newPerson(browser, "Asker");
+  const { page, conversation } = asker;
+  const channel = `panel-${Math.random().toString(36).slice(2, 7)}`;
+  await page.getByRole("button", { name: "New channel" }).click();
+  await page.getByLabel("Channel name").fill(channel);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
+  for (const name of ["Toby", "Ada", "Sage"]) {
+    await page.getByRole("button", { name: "Add agent" }).click();
+    await page.getByRole("menuitem", { name: new RegExp(`^${name}`) }).click();
+    await expect(page.getByTestId("participants-summary")).toContainText(`@${name.toLowerCase()}`);
+  }
+  await watcher.page.reload();
+  await watcher.conversation.open(channel);
+
+  // Fewer than two agents: refused under the composer, the text kept.
+  await conversation.send(channel, "@panel @toby on your own?");
+  await expect(page.getByRole("alert").filter({ hasText: "Not sent: A panel needs at least two agents of this conversation" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: `Message #${channel}` })).toHaveValue("@panel @toby on your own?");
+  await page.getByRole("textbox", { name: `Message #${channel}` }).fill("");
+
+  await conversation.send(channel, "@panel @toby @ada @sage what should we call the release?");
+  for (const person of [asker, watcher]) await expect(person.page.getByRole("region", { name: "Panel at work" })).toBeVisible({ timeout: 15_000 });
+  for (const person of [asker, watcher]) {
+    await expect(person.conversation.messages().getByRole("button", { name: "Show the panel" })).toBeVisible({ timeout: 60_000 });
+  }
+  await expect(watcher.page.getByText(/The panel has answered below/)).toBeVisible();
+
+  const show = watcher.conversation.messages().getByRole("button", { name: "Show the panel" });
+  await show.click();
+  const details = watcher.page.getByRole("region", { name: "The panel's answers and votes" });
+  const agents = details.getByRole("list", { name: "Panel agents" }).getByRole("listitem");
+  await expect(agents).toHaveCount(3);
+  for (const name of ["Toby", "Ada", "Sage"]) await expect(details.getByRole("listitem", { name: new RegExp(`^${name}: `) })).toContainText("(offline model)");
+  await expect(details.getByRole("list", { name: "Panel votes" }).getByRole("listitem").first()).toContainText(/voted for .*'s answer: Closest to my own answer/);
+  await expectAccessible(watcher.page, "panel card");
+
+  await watcher.page.setViewportSize({ width: 390, height: 844 });
+  expect(await watcher.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await asker.context.close();
+  await watcher.context.close();
+});
