@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { newPerson } from "./pages";
+import { AuthPage, newPerson } from "./pages";
 
 test("a panel of three agents answers, two people watch it live, and the expanded card shows every answer and vote", async ({ browser }) => {
   const watcher = await newPerson(browser, "Watcher");
@@ -45,4 +45,24 @@ test("a panel of three agents answers, two people watch it live, and the expande
   expect(await watcher.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await asker.context.close();
   await watcher.context.close();
+});
+
+test("an admin saves a panel under a handle: a panel of one agent is refused, a good one is listed", async ({ browser }) => {
+  const admin = await (await browser.newContext()).newPage();
+  await new AuthPage(admin).signIn({ email: "admin@chorus.local", password: "chorus-demo" });
+  await expect(admin.getByRole("navigation", { name: "Conversations" })).toBeVisible();
+  await admin.goto("/admin/agents");
+  await admin.getByRole("link", { name: "Saved panels" }).click();
+  await expect(admin.getByRole("heading", { name: "Saved panels" })).toBeVisible();
+  const handle = `board-${Math.random().toString(36).slice(2, 6)}`;
+  const form = admin.getByRole("form", { name: "New panel" });
+  await form.getByLabel("Handle").fill(handle);
+  await form.getByLabel("Name").fill("Review board");
+  await form.getByLabel("Toby").check();
+  await form.getByRole("button", { name: "Add panel" }).click();
+  await expect(form.getByText("A panel needs at least two agents.")).toBeVisible();
+  await form.getByLabel("Ada").check();
+  await form.getByRole("button", { name: "Add panel" }).click();
+  await expect(admin.getByRole("listitem", { name: `Panel @${handle}` })).toContainText("Toby, Ada · 3 rounds");
+  await expectAccessible(admin, "saved panels page");
 });

@@ -42,12 +42,15 @@ const modelFormat = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
 const colourFormat = /^#[0-9a-fA-F]{6}$/;
 const handleFormat = /^[a-z0-9](?:[a-z0-9_.-]{0,22}[a-z0-9_])?$/;
 
+/** An @handle as people type it: the @ and capitals are dropped. */
+export const handleField = z
+  .string()
+  .trim()
+  .transform((handle) => handle.replace(/^@/, "").toLowerCase())
+  .pipe(z.string().regex(handleFormat, "Use 1–24 letters, digits, dots, dashes or underscores, starting with a letter or digit."));
+
 const profileFields = z.object({
-  handle: z
-    .string()
-    .trim()
-    .transform((handle) => handle.replace(/^@/, "").toLowerCase())
-    .pipe(z.string().regex(handleFormat, "Use 1–24 letters, digits, dots, dashes or underscores, starting with a letter or digit.")),
+  handle: handleField,
   displayName: z.string().trim().min(1, "Give the agent a name.").max(60, "Keep the name under 60 characters.").superRefine(refinePlainText("Names")),
   color: z.string().trim().regex(colourFormat, "Pick a colour as #rrggbb."),
   description: z.string().trim().max(280, "Keep the description under 280 characters.").superRefine(refinePlainText("Descriptions")).default(""),

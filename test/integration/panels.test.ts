@@ -4,6 +4,7 @@ import type { ContextSnapshot } from "@/lib/context/types";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
+import { listSavedPanels, savedPanelSchema, saveSavedPanel } from "@/lib/panels/manage-saved-panels";
 import type { PanelView } from "@/lib/panels/panel-view";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
@@ -228,5 +229,31 @@ describe("panels", () => {
     await app.prisma.agent.delete({ where: { id: ghost.id } });
     expect(await refusal("@review-board is this ready?")).toBe("The panel @review-board names an agent that no longer exists: ask an admin to update it.");
     expect(await app.prisma.panel.count({ where: { conversationId } })).toBe(0);
+  });
+
+  it("admins save panels under handles no person or agent has; a saved panel answers by its handle", async () => {
+    const admin = { id: ann.id, name: ann.name, email: ann.email, role: "admin" as const };
+    await app.prisma.user.update({ where: { id: ann.id }, data: { role: "admin" } });
+    const fields = (input: unknown) => {
+      const parsed = savedPanelSchema.safeParse(input);
+      return parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message]));
+    };
+    expect(fields({ handle: "duo", name: "Duo", agentIds: [agents.toby] }).agentIds).toBe("A panel needs at least two agents.");
+    expect(fields({ handle: "panel", name: "P", agentIds: [agents.toby, agents.ada] }).handle).toMatch(/@panel is taken/);
+    const save = (input: object) => saveSavedPanel(app.prisma, { actor: admin, input: savedPanelSchema.parse({ name: "Board", agentIds: [agents.toby, agents.ada], ...input }) });
+    await expect(save({ handle: "toby" })).rejects.toMatchObject({ fields: { handle: "@toby is already an agent's handle." } });
+    await save({ handle: "board" });
+    await expect(save({ handle: "board" })).rejects.toMatchObject({ fields: { handle: "A panel is already called @board." } });
+    expect((await listSavedPanels(app.prisma, { actor: admin })).panels.find((panel) => panel.handle === "board")).toMatchObject({ agentIds: [agents.toby, agents.ada], maxRounds: 3, missingAgents: 0 });
+    await app.prisma.user.update({ where: { id: ann.id }, data: { role: "member" } });
+
+    const conversationId = await channel(["toby"]);
+    fake.respondWith((request) => {
+      const answers = answerIds(request);
+      return answers.length > 0 ? vote(answers[0]!.id, "good") : newAnswer(`${agentOf(request)} answers`);
+    });
+    const { panel } = await finalAnswer(await ask(conversationId, "@board is this ready?"));
+    expect(panel.agentIds).toEqual([agents.toby, agents.ada]);
+    expect(panel.savedPanelId).not.toBeNull();
   });
 });

@@ -16,7 +16,10 @@ export default async function AdminAgentsPage() {
     <div className="mx-auto max-w-4xl space-y-4 p-6">
       <div className="flex items-center">
         <h1 className="text-2xl font-bold">Agents</h1>
-        <Link href="/admin/agents/new" className="ml-auto rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+        <Link href="/admin/panels" className="ml-auto mr-3 text-sm text-link hover:underline">
+          Saved panels
+        </Link>
+        <Link href="/admin/agents/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
           New agent
         </Link>
       </div>
