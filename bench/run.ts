@@ -3,6 +3,7 @@ import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
 import { measureHandoffs } from "./handoffs";
+import { measurePanels } from "./panels";
 import { measureMemory, measureMemoryLarge } from "./memory";
 import { meetsTarget, type BenchResult } from "./measure";
 
@@ -14,6 +15,7 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["agents", measureAgents],
   ["memory", measureMemory],
   ["handoffs", measureHandoffs],
+  ["panels", measurePanels],
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
 const onRequest: [string, () => Promise<BenchResult[]>][] = [["memory-large", measureMemoryLarge]];
