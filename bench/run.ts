@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
@@ -30,7 +30,10 @@ for (const [name, run] of [...suites, ...onRequest].filter(([name]) => (only.len
 
 const file = path.join(process.cwd(), "bench", "results", "latest.json");
 await mkdir(path.dirname(file), { recursive: true });
-const stored = results.map(({ name, unit, value, baseline, ratio }) => ({ name, unit, value, baseline, ratio }));
+const measured = results.map(({ name, unit, value, baseline, ratio }) => ({ name, unit, value, baseline, ratio }));
+// One suite run replaces its own entries and keeps the others' last results.
+const earlier: typeof measured = only.length === 0 ? [] : await readFile(file, "utf8").then((text) => JSON.parse(text) as typeof measured, () => []);
+const stored = [...earlier.filter((entry) => !measured.some((fresh) => fresh.name === entry.name)), ...measured];
 await writeFile(file, `${JSON.stringify(stored, null, 2)}\n`);
 
 console.table(

@@ -166,11 +166,16 @@ export async function closeRuntime(): Promise<void> {
   if (!pending) return;
   delete holder[globalKey];
   const runtime = await pending.catch(() => undefined);
+  await stopBackgroundWork(runtime);
+  await runtime?.db.close();
+}
+
+/** Everything that runs on its own (agents, panels, ingestion, the idle-session sweep) stops before the database closes. */
+export async function stopBackgroundWork(runtime: Runtime | undefined): Promise<void> {
   await stopAgents(runtime);
   clearInterval(runtime?.sessionSweep ?? undefined);
   await runtime?.knowledge?.stop();
   await runtime?.memory?.embedder.close();
-  await runtime?.db.close();
 }
 
 /** Opens memory (embedder, vector search, stores), starts ingesting uploaded knowledge and ending idle sessions. */

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { Ack, MessageDelta, TypingEvent } from "@/lib/realtime/events";
-import { startAgents } from "@/lib/runtime/runtime";
+import { startAgents, stopAgents } from "@/lib/runtime/runtime";
 import { FakeOpenAI } from "../support/fake-openai";
 import { createProjectWithChannel } from "../support/fixtures";
 import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "../support/test-app";
@@ -136,7 +136,7 @@ describe("agent turns", () => {
   });
 
   it("retries a turn whose worker died, once its lease expires, and answers once", async () => {
-    await app.runtime.dispatcher!.stop();
+    await stopAgents(app.runtime);
     const socket = await joined(alice);
     const question = await send(socket, "@toby survive a crash");
     // A worker claims it and dies without finishing: the dispatch stays running with a lease.
@@ -149,7 +149,7 @@ describe("agent turns", () => {
   });
 
   it("gives up visibly after the last attempt", async () => {
-    await app.runtime.dispatcher!.stop();
+    await stopAgents(app.runtime);
     const socket = await joined(alice);
     const question = await send(socket, "@toby this keeps crashing");
     await app.prisma.dispatch.updateMany({ where: { messageId: question.id }, data: { status: "running", attempts: 3, leaseUntil: new Date(Date.now() - 1) } });

@@ -9,7 +9,7 @@ import type { Database } from "@/lib/db/open-database";
 import { createRequestGuard } from "@/lib/http/guard-request";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
-import { createRuntimeFor, provideRuntime, stopAgents, workWakers, type Runtime } from "@/lib/runtime/runtime";
+import { createRuntimeFor, provideRuntime, stopBackgroundWork, workWakers, type Runtime } from "@/lib/runtime/runtime";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -105,7 +105,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     this.sockets.forEach((socket) => socket.disconnect());
-    await stopAgents(this.runtime);
+    await stopBackgroundWork(this.runtime);
     await this.realtime.close();
     this.httpServer.close();
     await this.db.close();
