@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
-import { claimNextDispatch, renewLease, type ClaimedDispatch } from "./claim-dispatch";
+import { claimNextDispatch, releaseDispatch, renewLease, type ClaimedDispatch } from "./claim-dispatch";
 
 export interface DispatchWorkerOptions {
   prisma: Prisma;
@@ -30,6 +30,8 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
   const { prisma, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 4 } = options;
   const running = new Set<Promise<void>>();
   let draining = false;
+  /** Settles when the claims under way end: stop() waits for it. */
+  let drained = Promise.resolve();
   let stopped = false;
   /** A sweep of every runnable dispatch was asked for (poll, a finished turn, start-up). */
   let sweep = false;
@@ -70,12 +72,17 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
     requests += 1;
     if (draining) return;
     draining = true;
+    let settle!: () => void;
+    drained = new Promise((resolve) => (settle = resolve));
     try {
       while (!stopped && running.size < concurrency && (sweep || wanted.size > 0)) {
         const requestsBefore = requests;
         const among = sweep ? undefined : [...wanted];
         const job = await claimNextDispatch(prisma, { leaseMs, among });
-        if (job) {
+        if (job && stopped) {
+          // Claimed as the node began stopping: given back for another node to run at once.
+          await releaseDispatch(prisma, job);
+        } else if (job) {
           wanted.delete(job.id);
           start(job);
         } else if (requests === requestsBefore) {
@@ -90,6 +97,7 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
       wanted.clear();
     } finally {
       draining = false;
+      settle();
     }
   };
 
@@ -106,6 +114,8 @@ export function startDispatchWorker(options: DispatchWorkerOptions): DispatchWor
     async stop() {
       stopped = true;
       clearInterval(poll);
+      // A claim under way finishes first, so no turn starts after stop().
+      await drained;
       await Promise.allSettled([...running]);
     },
   };

@@ -29,6 +29,8 @@ export function startPanelWorker({
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let stopped = false;
   let claiming = false;
+  /** Settles when the claims under way end: stop() waits for it. */
+  let claimed = Promise.resolve();
   let again = false;
 
   const claim = async () => {
@@ -59,21 +61,32 @@ export function startPanelWorker({
     running.set(panelId, { controller, done });
   };
 
+  const release = (ids: string[]) =>
+    ids.length === 0 ? undefined : prisma.panel.updateMany({ where: { id: { in: ids }, status: "running" }, data: { leaseUntil: null } }).catch(() => undefined);
+
   const drain = async () => {
+    if (stopped) return;
     if (claiming) {
       again = true;
       return;
     }
     claiming = true;
+    let settle!: () => void;
+    claimed = new Promise((resolve) => (settle = resolve));
     try {
       do {
         again = false;
-        for (let id = await claim(); id && !stopped; id = await claim()) run(id);
+        for (let id = await claim(); id; id = stopped ? null : await claim()) {
+          // Claimed as the node began stopping: given back rather than held for a whole lease.
+          if (stopped) await release([id]);
+          else run(id);
+        }
       } while (again && !stopped);
     } catch (error) {
       log.error("panel claim failed", { error });
     } finally {
       claiming = false;
+      settle();
     }
   };
 
@@ -86,11 +99,13 @@ export function startPanelWorker({
     async stop() {
       stopped = true;
       clearInterval(poll);
+      // A claim under way finishes first, so nothing touches the database after stop().
+      await claimed;
       const active = [...running.entries()];
       for (const [, { controller }] of active) controller.abort(PANEL_NODE_STOPPING);
       await Promise.allSettled(active.map(([, { done }]) => done));
       // Given back at once rather than when the lease lapses.
-      if (active.length > 0) await prisma.panel.updateMany({ where: { id: { in: active.map(([id]) => id) }, status: "running" }, data: { leaseUntil: null } }).catch(() => undefined);
+      await release(active.map(([id]) => id));
     },
   };
 }

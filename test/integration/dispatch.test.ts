@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { postMessage } from "@/lib/conversations/post-message";
 import { claimNextDispatch } from "@/lib/dispatch/claim-dispatch";
+import { startDispatchWorker } from "@/lib/dispatch/dispatch-worker";
+import { startPanelWorker } from "@/lib/panels/panel-worker";
 import { openAgentChat } from "@/lib/conversations/open-agent-chat";
 import { openDirectMessage } from "@/lib/conversations/open-direct-message";
 import { createChannel } from "@/lib/conversations/create-channel";
@@ -91,5 +93,25 @@ describe("dispatch", () => {
     const second = await claimNextDispatch(app.prisma, { leaseMs: 60_000 });
     expect(second).not.toBeNull();
     expect(second!.id).not.toBe(first!.id);
+  });
+
+  it("a worker stopped while claiming gives the dispatch back at once instead of starting it", async () => {
+    const { message } = await post(groupId, "@toby are you still there?");
+    const ran: string[] = [];
+    const worker = startDispatchWorker({ prisma: app.prisma, runTurn: async (job) => void ran.push(job.id), giveUp: async (job) => void ran.push(job.id), pollMs: 60_000 });
+    // Its first sweep is claiming right now.
+    await worker.stop();
+    expect(ran).toEqual([]);
+    expect(await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: message.id } })).toMatchObject({ status: "pending", attempts: 0, leaseUntil: null });
+  });
+
+  it("a panel worker stopped while claiming gives the panel back at once instead of coordinating it", async () => {
+    const { panelId } = await post(groupId, "@panel @toby @ada which is it?");
+    const coordinated: string[] = [];
+    const worker = startPanelWorker({ prisma: app.prisma, coordinate: async (id) => void coordinated.push(id), pollMs: 60_000 });
+    await worker.stop();
+    expect(coordinated).toEqual([]);
+    expect(await app.prisma.panel.findUniqueOrThrow({ where: { id: panelId! } })).toMatchObject({ status: "running", leaseUntil: null });
+    await app.prisma.panel.deleteMany();
   });
 });
