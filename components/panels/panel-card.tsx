@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "@/components/ui/avatar";
 import { Markdown } from "@/components/conversation/markdown";
 import type { MentionHandles } from "@/components/conversation/remark-mentions";
@@ -69,6 +69,20 @@ function PanelBoard({ panel, streaming }: { panel: PanelView; streaming: Record<
               ) : (
                 <p className="mt-1 text-xs text-muted">No answer yet.</p>
               )}
+              {agent.earlier.length > 0 && (
+                <details className="mt-1 text-xs">
+                  <summary className="cursor-pointer font-semibold text-link">
+                    {agent.earlier.length} earlier answer{agent.earlier.length === 1 ? "" : "s"}
+                  </summary>
+                  <ol aria-label={`${agent.displayName}'s earlier answers`} className="mt-1 max-h-48 space-y-1 overflow-y-auto text-muted-strong" tabIndex={0}>
+                    {agent.earlier.map((given) => (
+                      <li key={given.id} className="break-words border-l-2 border-slate-300 pl-2 dark:border-slate-600">
+                        <Markdown text={given.content} handles={noHandles} />
+                      </li>
+                    ))}
+                  </ol>
+                </details>
+              )}
             </li>
           );
         })}
@@ -123,10 +137,16 @@ export function PanelResult({ panelId }: { panelId: string }) {
 
 function PanelDetails({ panelId }: { panelId: string }) {
   const { panel, error, streaming } = usePanel(panelId);
+  const section = useRef<HTMLElement>(null);
+  const loaded = panel !== undefined;
+  // Opened from the last message, the answers would unfold below the fold: bring them into view once.
+  useEffect(() => {
+    if (loaded) section.current?.scrollIntoView({ block: "nearest" });
+  }, [loaded]);
   if (error) return <p className="text-xs text-danger">{error.message}</p>;
   if (!panel) return <p className="text-xs text-muted">Loading the panel…</p>;
   return (
-    <section aria-label="The panel's answers and votes" className="rounded-lg border border-slate-200 p-2 dark:border-slate-700">
+    <section ref={section} aria-label="The panel's answers and votes" className="rounded-lg border border-slate-200 p-2 dark:border-slate-700">
       <PanelBoard panel={panel} streaming={streaming} />
     </section>
   );

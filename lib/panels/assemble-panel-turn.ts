@@ -76,10 +76,13 @@ export async function assemblePanelTurn(
   const snapshot = assembly.snapshot;
   snapshot.budget.maxTokens = maxTokens;
   snapshot.panel = { panelId: panel.id, round, maxRounds, answers: answers.length, votes: votes.length };
-  if (snapshot.error) {
+  const fail = async () => {
+    Object.assign(snapshot, { error: "budget", messages: [] });
+    snapshot.budget.usedTokens = 0;
     await saveSnapshot(prisma, snapshot);
     return { messages: [], snapshot };
-  }
+  };
+  if (snapshot.error) return fail();
 
   // The pruned thread becomes lines of one section; the memory sections stay system messages.
   const byId = new Map(history.map((message) => [message.id, message]));
@@ -98,6 +101,8 @@ export async function assemblePanelTurn(
     Object.assign(dropped, { included: false, reason: "budget" });
     messages = compose();
   }
+  // Without any history the answers and votes alone overflow: the model is not called (context.md, budget step 5).
+  if (countPrompt(messages, counter) > maxTokens) return fail();
   snapshot.messages = messages;
   snapshot.budget.usedTokens = countPrompt(messages, counter);
   snapshot.assemblyMs = Math.round((performance.now() - started) * 100) / 100;

@@ -33,6 +33,14 @@ interface Member {
   controller: AbortController | null;
 }
 
+interface TurnEnd {
+  status: "answered" | "voted" | "restarted" | "failed";
+  tokens: number;
+  error?: string;
+  answer?: AnswerRecord;
+  vote?: VoteRecord;
+}
+
 const RESTART = "panel-restart";
 const ENDED = "panel-ended";
 
@@ -118,11 +126,7 @@ class PanelRun {
     const turn: TurnRecord = { id: randomUUID(), agentId: member.id, round: member.rounds, status: "working", error: null };
     this.state.turns.push(turn);
     const task = this.runTurn(member, turn, controller.signal)
-      .catch((error: unknown) => {
-        log.error("panel turn failed", { panelId: this.state.panel.id, agentId: member.id, error });
-        if (member.controller === controller) member.state = "failed";
-        turn.status = "failed";
-      })
+      .catch((error: unknown) => this.turnBroke(member, turn, controller, error))
       .finally(() => {
         this.running.delete(task);
         this.publish();
@@ -153,7 +157,10 @@ class PanelRun {
           .map((vote) => ({ voter: handleOf(vote.voterAgentId), for: handleOf(answers.find((answer) => answer.id === vote.answerId)!.agentId), reason: vote.reason })),
       },
     );
-    if (snapshot.error) return this.endTurn(member, turn, { status: "failed", tokens: 0, error: "The panel's context does not fit this agent's budget." });
+    if (snapshot.error) {
+      member.state = "failed";
+      return this.endTurn(turn, { status: "failed", tokens: 0, error: "The panel's context does not fit this agent's budget." });
+    }
 
     let text = "";
     let outputTokens: number | undefined;
@@ -182,15 +189,30 @@ class PanelRun {
       }
     } catch (error) {
       const tokens = snapshot.budget.usedTokens + countTokens(text, context.turn.agent.model);
-      if (signal.aborted) return this.endTurn(member, turn, { status: "restarted", tokens });
+      if (signal.aborted) return this.endTurn(turn, { status: "restarted", tokens });
       if (!(error instanceof LlmError)) throw error;
       member.state = "failed";
-      return this.endTurn(member, turn, { status: "failed", tokens, error: error.message });
+      return this.endTurn(turn, { status: "failed", tokens, error: error.message });
     }
     const tokens = snapshot.budget.usedTokens + (outputTokens ?? countTokens(text, context.turn.agent.model));
     // Restarted (or ended) just as it finished: a newer turn of this agent speaks for it.
-    if (signal.aborted) return this.endTurn(member, turn, { status: "restarted", tokens });
+    if (signal.aborted) return this.endTurn(turn, { status: "restarted", tokens });
     await this.apply(member, turn, move, tokens, provider);
+  }
+
+  /**
+   * A turn that threw (its context could not be built, e.g. a summary failed, or a write failed):
+   * cut off by a restart or the end, it was restarted; otherwise its agent failed. Recorded either
+   * way, so the card read back later says the same as the live one.
+   */
+  private async turnBroke(member: Member, turn: TurnRecord, controller: AbortController, error: unknown): Promise<void> {
+    const panelId = this.state.panel.id;
+    const record = (end: TurnEnd) => this.endTurn(turn, end).catch((cause: unknown) => log.error("panel turn end not recorded", { panelId, agentId: member.id, error: cause }));
+    if (controller.signal.aborted) return record({ status: "restarted", tokens: 0 });
+    log.error("panel turn failed", { panelId, agentId: member.id, error });
+    if (member.controller === controller) member.state = "failed";
+    const reason = error instanceof LlmError ? error.message : "This agent could not work on the panel (an internal error: see the server log).";
+    await record({ status: "failed", tokens: 0, error: reason });
   }
 
   private async apply(member: Member, turn: TurnRecord, move: PanelMove | null, tokens: number, provider: LlmProvider): Promise<void> {
@@ -201,18 +223,18 @@ class PanelRun {
       const answer: AnswerRecord = { id: randomUUID(), agentId: member.id, content: move.content, createdAt: new Date(), turnId: turn.id };
       this.state.answers.push(answer);
       member.state = "answered";
-      await this.endTurn(member, turn, { status: "answered", tokens, answer });
+      await this.endTurn(turn, { status: "answered", tokens, answer });
       this.restartOthers(member, replaced?.id);
     } else if (move?.kind === "vote" && valid) {
       const vote = { id: randomUUID(), voterAgentId: member.id, answerId: move.answerId, reason: move.reason || "(no reason given)", createdAt: new Date() };
       this.state.votes.push(vote);
       member.state = "voted";
-      await this.endTurn(member, turn, { status: "voted", tokens, vote });
+      await this.endTurn(turn, { status: "voted", tokens, vote });
     } else {
       // Nothing usable (an empty reply, a vote for an answer that no longer exists): its earlier state stands.
       log.warn("panel move ignored", { panelId: panel.id, agentId: member.id, provider: provider.name, move: move?.kind ?? "none" });
       member.state = this.answerOf(member.id) ? "answered" : "idle";
-      await this.endTurn(member, turn, { status: "restarted", tokens });
+      await this.endTurn(turn, { status: "restarted", tokens });
     }
   }
 
@@ -228,13 +250,12 @@ class PanelRun {
     }
   }
 
-  private async endTurn(member: Member, turn: TurnRecord, end: { status: "answered" | "voted" | "restarted" | "failed"; tokens: number; error?: string; answer?: AnswerRecord; vote?: VoteRecord }): Promise<void> {
+  private async endTurn(turn: TurnRecord, end: TurnEnd): Promise<void> {
     turn.status = end.status;
     turn.error = end.error ?? null;
     this.state.panel.tokensUsed += end.tokens;
     await recordTurnEnd(this.deps.prisma, { turnId: turn.id, panelId: this.state.panel.id, ...end });
     if (this.state.panel.tokensUsed >= this.state.panel.tokenCap) this.end("tokens");
-    this.publish();
   }
 
   /**

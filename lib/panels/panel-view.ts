@@ -13,6 +13,8 @@ export interface PanelAgentView {
   round: number;
   /** Its current answer. */
   answer: { id: string; content: string } | null;
+  /** The answers it gave before, oldest first: votes for them no longer count. */
+  earlier: { id: string; content: string }[];
   /** Valid votes its current answer has. */
   votes: number;
   error?: string;
@@ -103,6 +105,7 @@ export function panelView(
         state: stateOf(latest, answer !== null),
         round: own.length,
         answer: answer && { id: answer.id, content: answer.content },
+        earlier: answers.filter((given) => given.agentId === agent.id && given !== answer).map(({ id, content }) => ({ id, content })),
         votes: answer ? counted.filter((vote) => vote.valid && vote.answerId === answer.id).length : 0,
         ...(latest?.status === "failed" && latest.error ? { error: latest.error } : {}),
       };

@@ -4,8 +4,11 @@ import type { ContextSnapshot } from "@/lib/context/types";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
+import { SUMMARY_INSTRUCTION } from "@/lib/llm/instructions";
+import { listPanelChoices } from "@/lib/panels/list-panel-choices";
 import { listSavedPanels, savedPanelSchema, saveSavedPanel } from "@/lib/panels/manage-saved-panels";
 import type { PanelView } from "@/lib/panels/panel-view";
+import { readPanel } from "@/lib/panels/read-panel";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
 import { FakeOpenAI, type ChatRequest, type ScriptedReply } from "../support/fake-openai";
@@ -138,13 +141,22 @@ describe("panels", () => {
 
   it("a follow-up panel sees what the panel concluded before, and marker text is escaped", async () => {
     const conversationId = await channel(["toby", "ada"]);
-    fake.respondWith((request) => {
+    const answerThenVote = (request: ChatRequest) => {
       const answers = answerIds(request);
       const mine = answers.find((answer) => answer.agent === agentOf(request));
       if (mine) return vote(answers[0]!.id, "first is fine");
       return newAnswer(`${agentOf(request)} says: ship </CURRENT_ANSWERS> it`);
-    });
+    };
+    fake.respondWith(answerThenVote);
     const first = await finalAnswer(await ask(conversationId, "@panel @toby @ada should we ship?"));
+    // An ordinary turn afterwards has the panel's conclusion in its history, as Toby's own reply or Ada's message.
+    fake.respondWith(() => ({ content: "As the panel said." }));
+    const plain = await ask(conversationId, "@toby remind me what the panel said");
+    await until(async () => (await app.prisma.dispatch.findFirst({ where: { messageId: plain.id } }))?.status === "done", "Toby's ordinary reply");
+    const dispatch = await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: plain.id } });
+    const ordinary = (await app.prisma.contextSnapshot.findFirstOrThrow({ where: { turnId: dispatch.id } })).snapshot as unknown as ContextSnapshot;
+    expect(ordinary.messages.some((message) => message.content === first.message.content && message.role === (first.message.authorAgentId === agents.toby ? "assistant" : "user"))).toBe(true);
+    fake.respondWith(answerThenVote);
     const followUp = await ask(conversationId, "@panel @toby @ada and what did you decide last time?");
     const { panel } = await finalAnswer(followUp);
     const snapshot = (await snapshotsOf(panel.id))[0]!.snapshot;
@@ -179,6 +191,31 @@ describe("panels", () => {
     expect(message.content).toBe("Quick answer.\n\n*The panel ran out of time: this is the best answer so far.*");
   });
 
+  it("an agent cut off while its summary is being written is recorded restarted: the card read back matches the live one", async () => {
+    const summy = await app.prisma.agent.create({
+      data: { projectId, handle: "summy", displayName: "Summy", color: "#0ea5e9", systemPrompt: "You are summy.", provider: "openai", model: "gpt-4o-mini", contextSettings: { pruningStrategy: "summarize", maxWorkingMemoryTokens: 600 } },
+    });
+    agents.summy = summy.id;
+    const conversationId = await channel(["toby", "summy"]);
+    for (let index = 0; index < 8; index += 1) await ask(conversationId, `Background ${index}: ${"the release needs careful planning ".repeat(15)}`);
+    await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "briefly", name: "Briefly", agentIds: [agents.toby!, summy.id], timeLimitSeconds: 1 } });
+    const summaries: number[] = [];
+    fake.respondWith((request) => {
+      if (request.messages[0]!.content.startsWith(SUMMARY_INSTRUCTION)) return summaries.push(1), { content: "They planned.", delayMs: 5_000 };
+      return agentOf(request) === "toby" ? newAnswer("Plan it.") : { ...newAnswer("Slow."), delayMs: 5_000 };
+    });
+    const { panel } = await finalAnswer(await ask(conversationId, "@briefly what now?"));
+    expect(panel.endedReason).toBe("time");
+    expect(summaries.length).toBeGreaterThan(0);
+    const turns = await app.prisma.panelTurn.findMany({ where: { panelId: panel.id, agentId: summy.id } });
+    expect(turns.map((turn) => turn.status)).not.toContain("working");
+    expect(turns.at(-1)).toMatchObject({ status: "restarted", error: null });
+    const readBack = await readPanel(app.prisma, { userId: ann.id, panelId: panel.id });
+    const live = await lastView(panel.id);
+    expect(readBack.agents.find((agent) => agent.id === summy.id)!.state).toBe("waiting");
+    expect(live.agents.find((agent) => agent.id === summy.id)!.state).toBe("waiting");
+  });
+
   it("stops after maxRounds, and a failing agent is marked failed while the rest complete", async () => {
     const conversationId = await channel();
     // Everyone keeps answering (never votes); Sage's endpoint fails.
@@ -195,6 +232,38 @@ describe("panels", () => {
     expect([agents.toby, agents.ada]).toContain(message.authorAgentId);
     const view = await lastView(panel.id);
     expect(view.agents.find((agent) => agent.handle === "sage")).toMatchObject({ state: "failed" });
+    // Every answer stays visible: the replaced ones as earlier answers, the last as the current one.
+    const toby = view.agents.find((agent) => agent.handle === "toby")!;
+    const given = await app.prisma.panelAnswer.findMany({ where: { panelId: panel.id, agentId: agents.toby! }, orderBy: { createdAt: "asc" } });
+    expect(given.length).toBeGreaterThan(1);
+    expect(toby.earlier.map((answer) => answer.content)).toEqual(given.slice(0, -1).map((answer) => answer.content));
+    expect(toby.answer?.content).toBe(given.at(-1)!.content);
+  });
+
+  it("an agent whose budget cannot hold the answers is not called: its turn fails on the budget and the panel completes", async () => {
+    const tiny = await app.prisma.agent.create({
+      data: { projectId, handle: "tiny", displayName: "Tiny", color: "#0ea5e9", systemPrompt: "You are tiny.", provider: "openai", model: "gpt-4o-mini", contextSettings: { maxWorkingMemoryTokens: 256 } },
+    });
+    agents.tiny = tiny.id;
+    const conversationId = await channel(["toby", "ada", "tiny"]);
+    const calls: string[] = [];
+    fake.respondWith((request) => {
+      calls.push(agentOf(request)!);
+      const answers = answerIds(request);
+      if (agentOf(request) === "tiny") return { ...newAnswer("Tiny's short answer."), delayMs: 300 };
+      return answers.length > 0 ? vote(answers[0]!.id, "fine") : newAnswer(`${agentOf(request)}: ${"a long and careful answer ".repeat(60)}`);
+    });
+    const question = await ask(conversationId, "@panel @toby @ada @tiny explain it at length");
+    const { panel } = await finalAnswer(question);
+    const turns = (await snapshotsOf(panel.id)).filter(({ turn }) => turn.agentId === tiny.id);
+    const overflowing = turns.find(({ snapshot }) => snapshot?.error === "budget")!;
+    expect(overflowing.snapshot).toMatchObject({ error: "budget", messages: [], budget: { maxTokens: 256, usedTokens: 0 } });
+    expect(overflowing.turn).toMatchObject({ status: "failed", error: "The panel's context does not fit this agent's budget." });
+    expect(calls).toContain("tiny");
+    // Its restarts with the long answers never reached the model; every snapshot it was called with fits.
+    expect(calls.filter((agent) => agent === "tiny")).toHaveLength(turns.filter(({ snapshot }) => snapshot && !snapshot.error).length);
+    for (const { snapshot } of turns.filter(({ snapshot }) => snapshot && !snapshot.error)) expect(snapshot!.budget.usedTokens).toBeLessThanOrEqual(256);
+    expect(["all_voted", "max_rounds"]).toContain(panel.endedReason);
   });
 
   it("runs on the offline model: everyone answers, then votes for the answer closest to its own", async () => {
@@ -228,6 +297,8 @@ describe("panels", () => {
     await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "review-board", name: "Review board", agentIds: [agents.toby!, ghost.id] } });
     await app.prisma.agent.delete({ where: { id: ghost.id } });
     expect(await refusal("@review-board is this ready?")).toBe("The panel @review-board names an agent that no longer exists: ask an admin to update it.");
+    // The composer is told too, before anyone asks it.
+    expect((await listPanelChoices(app.prisma, { projectId })).find((choice) => choice.handle === "review-board")).toMatchObject({ agents: ["Toby"], refusal: "The panel @review-board names an agent that no longer exists: ask an admin to update it." });
     expect(await app.prisma.panel.count({ where: { conversationId } })).toBe(0);
   });
 
@@ -245,6 +316,7 @@ describe("panels", () => {
     await save({ handle: "board" });
     await expect(save({ handle: "board" })).rejects.toMatchObject({ fields: { handle: "A panel is already called @board." } });
     expect((await listSavedPanels(app.prisma, { actor: admin })).panels.find((panel) => panel.handle === "board")).toMatchObject({ agentIds: [agents.toby, agents.ada], maxRounds: 3, missingAgents: 0 });
+    expect((await listPanelChoices(app.prisma, { projectId })).find((choice) => choice.handle === "board")).toEqual({ handle: "board", name: "Board", agents: ["Toby", "Ada"], refusal: null });
     await app.prisma.user.update({ where: { id: ann.id }, data: { role: "member" } });
 
     const conversationId = await channel(["toby"]);

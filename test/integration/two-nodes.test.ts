@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConversationSync } from "@/hooks/conversation-sync";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { openDatabase, type Database } from "@/lib/db/open-database";
+import type { PanelDelta, PanelView } from "@/lib/panels/panel-view";
 import type { Ack, ConversationActivity, MessageDelta, SessionEnded } from "@/lib/realtime/events";
 import { postgresAdminUrl, postgresUrlFor } from "../support/database-mode";
-import { createProjectWithChannel } from "../support/fixtures";
+import { createChannel, createProjectWithChannel } from "../support/fixtures";
 import { connectTo, scratchDatabase, signUpOn, startNode, startRedis, type NodeProcess } from "../support/node-process";
 import { memoryStore } from "../support/message-store";
 import { emitWithAck, nextEvent, type ClientSocket } from "../support/test-app";
@@ -24,6 +25,7 @@ describe("two nodes over Redis", () => {
   let db: Database;
   let projectId: string;
   let channelId: string;
+  let env: Record<string, string>;
 
   const track = (socket: ClientSocket) => (sockets.push(socket), socket);
   const nodeA = () => nodes[0]!;
@@ -36,7 +38,7 @@ describe("two nodes over Redis", () => {
   beforeAll(async () => {
     database = await scratchDatabase(postgresAdminUrl, "chorus_nodes");
     redis = await startRedis();
-    const env = { DATABASE_URL: postgresUrlFor(database.name), REDIS_URL: redis.url, OFFLINE_MODEL_DELAY_MS: "150" };
+    env = { DATABASE_URL: postgresUrlFor(database.name), REDIS_URL: redis.url, OFFLINE_MODEL_DELAY_MS: "150" };
     // Both nodes migrate the empty database at the same moment: the migrator's lock serialises them.
     nodes = await Promise.all([startNode(env), startNode(env)]);
     db = await openDatabase({ engine: "postgres", url: postgresUrlFor(database.name) }, { migrate: false });
@@ -190,4 +192,44 @@ describe("two nodes over Redis", () => {
     expect(await db.prisma.message.count({ where: { authorAgentId: agent.id } })).toBe(1);
     expect(await db.prisma.dispatch.findUniqueOrThrow({ where: { id: dispatchId } })).toMatchObject({ status: "done", attempts: 1 });
   }, 40_000);
+
+  it("a panel asked on one node is watched live on another, which finishes it when the first node stops", async () => {
+    const nodeC = await startNode(env);
+    nodes.push(nodeC);
+    const { id: conversationId } = await createChannel(db.prisma, { projectId, name: "panel-room" });
+    for (const handle of ["ada", "sage"]) {
+      const agent = await db.prisma.agent.create({ data: { projectId, handle, displayName: handle, color: "#0ea5e9", systemPrompt: `You are ${handle}.`, provider: "offline", model: "offline-1" } });
+      await db.prisma.participant.create({ data: { conversationId, agentId: agent.id } });
+    }
+    // Newcomers join the project's channels, this one included.
+    const [jun, kim] = [await signUpOn(nodeC.url, "Jun"), await signUpOn(nodeB().url, "Kim")];
+    const junOnC = track(await connectTo(nodeC.url, jun.cookie));
+    const kimOnB = track(await connectTo(nodeB().url, kim.cookie));
+    for (const socket of [junOnC, kimOnB]) await emitWithAck(socket, "conversation:join", { conversationId });
+    const views: PanelView[] = [];
+    const deltas: PanelDelta[] = [];
+    kimOnB.on("panel:updated", (view) => views.push(view));
+    kimOnB.on("panel:delta", (delta) => deltas.push(delta));
+    const finals: MessageDto[] = [];
+    kimOnB.on("message:created", (message) => {
+      if (message.metadata.panel) finals.push(message);
+    });
+
+    // Asked on node C, whose worker takes the panel at once; the offline model is paced, so it is mid-answer when C stops.
+    const asked = await emitWithAck<Ack<MessageDto>>(junOnC, "message:send", { conversationId, clientId: randomUUID(), content: "@panel @ada @sage what do we name it?" });
+    const panelId = (asked as { data: MessageDto }).data.metadata.panelId!;
+    await until(() => deltas.some((delta) => delta.panelId === panelId), "Kim on node B to see an answer streaming from node C");
+    expect(views.some((view) => view.id === panelId && view.agents.some((agent) => agent.state === "working"))).toBe(true);
+    expect(await db.prisma.panel.findUniqueOrThrow({ where: { id: panelId } })).toMatchObject({ status: "running" });
+
+    expect((await nodeC.stop()).code).toBe(0);
+    // Given back on stop, not left to its 30-second lease: node B resumes it within its poll and posts the one final answer.
+    await until(() => finals.length > 0, "node B to finish the panel", 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(finals).toHaveLength(1);
+    expect(finals[0]!.metadata.panel).toMatchObject({ panelId });
+    expect(views.filter((view) => view.id === panelId).at(-1)).toMatchObject({ status: "finished", finalMessageId: finals[0]!.id });
+    const turns = await db.prisma.panelTurn.findMany({ where: { panelId } });
+    expect(turns.some((turn) => turn.status === "restarted")).toBe(true);
+  }, 60_000);
 });
