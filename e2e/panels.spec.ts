@@ -19,13 +19,32 @@ test("a panel of three agents answers, two people watch it live, and the expande
   await watcher.page.reload();
   await watcher.conversation.open(channel);
 
-  // Fewer than two agents: refused under the composer, the text kept.
-  await conversation.send(channel, "@panel @toby on your own?");
+  // Fewer than two agents: said while typing, refused under the composer when sent, the text kept.
+  await conversation.composer(channel).fill("@panel @toby on your own?");
+  // The same reason the server gives, said while typing.
+  await expect(conversation.composer(channel)).toHaveAccessibleDescription(/^A panel needs at least two agents of this conversation/);
+  await conversation.composer(channel).press("Enter");
   await expect(page.getByRole("alert").filter({ hasText: "Not sent: A panel needs at least two agents of this conversation" })).toBeVisible();
   await expect(page.getByRole("textbox", { name: `Message #${channel}` })).toHaveValue("@panel @toby on your own?");
   await page.getByRole("textbox", { name: `Message #${channel}` }).fill("");
 
-  await conversation.send(channel, "@panel @toby @ada @sage what should we call the release?");
+  // The panel and its agents picked in the composer by keyboard: the line under it says who answers.
+  const composer = conversation.composer(channel);
+  await composer.pressSequentially("@pan");
+  await expect(page.getByRole("option", { name: /^Panel @panel/ })).toBeVisible();
+  await composer.press("Enter");
+  for (const start of ["to", "ad", "sa"]) {
+    await composer.pressSequentially(`@${start}`);
+    await composer.press("Enter");
+  }
+  await composer.pressSequentially("what should we call the release?");
+  await expect(composer).toHaveValue("@panel @toby @ada @sage what should we call the release?");
+  await expect(page.getByText("Panel: Toby, Ada and Sage will answer together, then vote for the best answer.")).toBeVisible();
+  await composer.pressSequentially(" @pa");
+  await expect(page.getByRole("option", { name: /^Panel @panel/ })).toBeVisible();
+  await expectAccessible(page, "composer offering panels");
+  for (let typed = 0; typed < 4; typed += 1) await composer.press("Backspace");
+  await composer.press("Enter");
   for (const person of [asker, watcher]) await expect(person.page.getByRole("region", { name: "Panel at work" })).toBeVisible({ timeout: 15_000 });
   for (const person of [asker, watcher]) {
     await expect(person.conversation.messages().getByRole("button", { name: "Show the panel" })).toBeVisible({ timeout: 60_000 });

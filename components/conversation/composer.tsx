@@ -1,14 +1,17 @@
 "use client";
 
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from "react";
 import type { Refusal } from "@/hooks/use-send-message";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import { MAX_MESSAGE_BYTES } from "@/lib/conversations/message-input";
+import { mentionOptions, panelPreview, type MentionOption, type PanelContext } from "./mention-options";
 import { insertMention, mentionQueryAt } from "./mention-query";
 
 interface ComposerProps {
   label: string;
   participants: ParticipantDto[];
+  /** Whether panels can be asked here, and the saved ones offered by @completion. */
+  panels: PanelContext;
   onSend: (content: string) => void;
   onTyping: () => void;
   hint?: string | null;
@@ -21,10 +24,10 @@ interface ComposerProps {
 const encoder = new TextEncoder();
 
 /**
- * Enter sends, Shift+Enter starts a new line; typing @ offers the participants. Empty text and
- * text over the size limit are not sent (the server refuses them too).
+ * Enter sends, Shift+Enter starts a new line; typing @ offers the participants and the panels.
+ * Empty text and text over the size limit are not sent (the server refuses them too).
  */
-export function Composer({ label, participants, onSend, onTyping, hint, inputRef, refusal }: ComposerProps) {
+export function Composer({ label, participants, panels, onSend, onTyping, hint, inputRef, refusal }: ComposerProps) {
   const [text, setText] = useState("");
   const [refused, setRefused] = useState<string | null>(null);
   const [caret, setCaret] = useState(0);
@@ -32,6 +35,8 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
   const [dismissed, setDismissed] = useState(false);
   const ownInput = useRef<HTMLTextAreaElement>(null);
   const input = inputRef ?? ownInput;
+  /** Where the caret goes once a chosen mention is in the text. */
+  const caretAfterMention = useRef<number | null>(null);
 
   const query = dismissed ? null : mentionQueryAt(text, caret);
 
@@ -44,10 +49,18 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
       setRefused(refusal.reason);
     }
   }
+  // Placed as the text is committed, before the next keystroke: a caret placed a frame later
+  // would jump back over what a fast typist typed since (and Enter would then send, not pick).
+  useLayoutEffect(() => {
+    if (caretAfterMention.current === null) return;
+    input.current?.setSelectionRange(caretAfterMention.current, caretAfterMention.current);
+    caretAfterMention.current = null;
+  }, [text, input]);
   useEffect(() => {
     if (refusal) input.current?.focus();
   }, [refusal, input]);
-  const options = query ? participants.filter((p) => p.handle.startsWith(query.query) || p.name.toLowerCase().startsWith(query.query)).slice(0, 6) : [];
+  const options = query ? mentionOptions(query.query, participants, panels, text.slice(0, query.start)) : [];
+  const preview = panelPreview(text, participants, panels);
   const bytes = encoder.encode(text).length;
   const tooLong = bytes > MAX_MESSAGE_BYTES;
 
@@ -59,12 +72,12 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
     setCaret(0);
   };
 
-  const choose = (participant: ParticipantDto) => {
+  const choose = (option: MentionOption) => {
     if (!query) return;
-    const next = insertMention(text, query.start, caret, participant.handle);
+    const next = insertMention(text, query.start, caret, option.handle);
     setText(next.text);
     setCaret(next.caret);
-    requestAnimationFrame(() => input.current?.setSelectionRange(next.caret, next.caret));
+    caretAfterMention.current = next.caret;
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -91,21 +104,22 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
     <form onSubmit={submit} className="relative border-t border-slate-200 p-2 sm:p-3 dark:border-slate-800">
       {options.length > 0 && (
         <ul role="listbox" id="mention-options" aria-label="Mention someone" className="absolute bottom-full left-3 mb-1 w-72 max-w-[calc(100%-1.5rem)] rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-          {options.map((participant, index) => (
+          {options.map((option, index) => (
             <li
-              key={participant.id}
-              id={`mention-${participant.id}`}
+              key={option.key}
+              id={optionId(option)}
               role="option"
               aria-selected={index === active}
               onMouseDown={(event) => {
                 event.preventDefault();
-                choose(participant);
+                choose(option);
               }}
-              className="flex cursor-pointer items-center gap-2 rounded-md px-2 py-1 text-sm aria-selected:bg-brand-50 dark:aria-selected:bg-slate-800"
+              className="flex cursor-pointer flex-wrap items-center gap-x-2 rounded-md px-2 py-1 text-sm aria-selected:bg-brand-50 dark:aria-selected:bg-slate-800"
             >
-              <span className="font-medium">{participant.name}</span>
-              <span className="text-muted">@{participant.handle}</span>
-              {participant.kind === "agent" && <span className="ml-auto text-[10px] font-semibold uppercase text-link">agent</span>}
+              <span className="font-medium">{option.name}</span>
+              <span className="text-muted">@{option.handle}</span>
+              {option.kind !== "user" && <span className="ml-auto text-[10px] font-semibold uppercase text-link">{option.kind}</span>}
+              {option.detail && <span className="w-full truncate text-xs text-muted">{option.detail}</span>}
             </li>
           ))}
         </ul>
@@ -116,7 +130,8 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
           aria-label={label}
           aria-autocomplete="list"
           aria-controls={options.length > 0 ? "mention-options" : undefined}
-          aria-activedescendant={options.length > 0 ? `mention-${options[Math.min(active, options.length - 1)]!.id}` : undefined}
+          aria-activedescendant={options.length > 0 ? optionId(options[Math.min(active, options.length - 1)]!) : undefined}
+          aria-describedby={preview ? "panel-preview" : undefined}
           placeholder={label}
           rows={1}
           value={text}
@@ -150,7 +165,14 @@ export function Composer({ label, participants, onSend, onTyping, hint, inputRef
           Not sent: {refused}
         </p>
       )}
-      {hint && !tooLong && !refused && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{hint}</p>}
+      {preview && !tooLong && !refused && (
+        <p id="panel-preview" aria-live="polite" className={`mt-1 text-xs ${preview.ok ? "text-muted" : "text-amber-700 dark:text-amber-300"}`}>
+          {preview.text}
+        </p>
+      )}
+      {hint && !tooLong && !refused && !preview && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{hint}</p>}
     </form>
   );
 }
+
+const optionId = (option: MentionOption) => `mention-${option.key}`;

@@ -9,7 +9,8 @@ import { AppError } from "@/lib/errors/app-error";
 import { findPrimaryProject } from "@/lib/projects/primary-project";
 import { integer } from "@/lib/validation/numbers";
 import { refinePlainText } from "@/lib/validation/plain-text";
-import { PANEL_DEFAULTS, PANEL_HANDLE } from "./plan-panel";
+import { PANEL_HANDLE } from "./panel-rules";
+import { PANEL_DEFAULTS } from "./plan-panel";
 
 export const savedPanelSchema = z.object({
   handle: handleField.refine((handle) => handle !== PANEL_HANDLE, "@panel is taken: it asks a panel of the agents you mention."),

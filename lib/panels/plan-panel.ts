@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "@/lib/db/open-database";
 import { AppError } from "@/lib/errors/app-error";
+import { adHocPanelRefusal, PANEL_HANDLE, savedPanelRefusal } from "./panel-rules";
 
-/** `@panel @toby @ada question`: the agents mentioned after it answer together. */
-export const PANEL_HANDLE = "panel";
 export const PANEL_DEFAULTS = { maxRounds: 3, tokenCap: 20_000, timeLimitSeconds: 120 } as const;
 
 export interface PanelPlan {
@@ -59,19 +58,14 @@ export async function planPanel(prisma: Transaction, { conversationId, mentions 
   if (outsider) throw new AppError("bad_request", `@${outsider} is not in this conversation: add it (Add agent) before asking it on a panel.`);
   // In the order they were mentioned: the card's columns follow it.
   const agents = [...new Set(mentions)].flatMap((handle) => row.participants.filter((participant) => participant.handle === handle));
-  const disabled = agents.find((agent) => !agent.enabled);
-  if (disabled) throw new AppError("bad_request", `@${disabled.handle} is disabled and cannot sit on a panel.`);
-  const agentIds = agents.map((agent) => agent.agentId);
-  if (agentIds.length < 2) throw new AppError("bad_request", 'A panel needs at least two agents of this conversation: mention them after @panel, e.g. "@panel @toby @ada your question".');
-  return { id: randomUUID(), agentIds, savedPanelId: null, ...PANEL_DEFAULTS, consumedHandles: [PANEL_HANDLE, ...agents.map((agent) => agent.handle)] };
+  const refusal = adHocPanelRefusal(agents);
+  if (refusal) throw new AppError("bad_request", refusal);
+  return { id: randomUUID(), agentIds: agents.map((agent) => agent.agentId), savedPanelId: null, ...PANEL_DEFAULTS, consumedHandles: [PANEL_HANDLE, ...agents.map((agent) => agent.handle)] };
 }
 
 function savedPlan(saved: NonNullable<ConversationRow["savedPanel"]>, agents: ConversationRow["savedAgents"]): PanelPlan {
-  if (agents.length < saved.agentIds.length) {
-    throw new AppError("bad_request", `The panel @${saved.handle} names an agent that no longer exists: ask an admin to update it.`);
-  }
-  const disabled = agents.find((agent) => !agent.enabled);
-  if (disabled) throw new AppError("bad_request", `The panel @${saved.handle} includes @${disabled.handle}, which is disabled: ask an admin to update the panel or enable the agent.`);
+  const refusal = savedPanelRefusal(saved, agents);
+  if (refusal) throw new AppError("bad_request", refusal);
   const { id, agentIds, maxRounds, tokenCap, timeLimitSeconds } = saved;
   return { id: randomUUID(), agentIds, savedPanelId: id, maxRounds, tokenCap, timeLimitSeconds, consumedHandles: [saved.handle, ...agents.map((agent) => agent.handle)] };
 }

@@ -6,6 +6,7 @@ import { listMessages } from "@/lib/conversations/list-messages";
 import { listParticipants } from "@/lib/conversations/list-participants";
 import { conversationIdSchema } from "@/lib/conversations/message-input";
 import { readFork } from "@/lib/handoffs/read-forks";
+import { listPanelChoices } from "@/lib/panels/list-panel-choices";
 import { AppError } from "@/lib/errors/app-error";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
@@ -27,10 +28,11 @@ export default async function ConversationPage({ params, searchParams }: { param
     });
     return <ForkPage fork={fork} userId={user.id} />;
   }
-  const [initialPage, participants, directory] = await Promise.all([
+  const [initialPage, participants, directory, savedPanels] = await Promise.all([
     listMessages(db.prisma, { userId: user.id, conversationId }),
     listParticipants(db.prisma, { userId: user.id, conversationId }),
     getProjectDirectory(db.prisma, { userId: user.id }),
+    conversation.type === "group" ? listPanelChoices(db.prisma, { projectId: conversation.projectId }) : [],
   ]);
   const { fork } = await searchParams;
   const initialForkId = typeof fork === "string" && conversationIdSchema.safeParse(fork).success ? fork : null;
@@ -45,6 +47,7 @@ export default async function ConversationPage({ params, searchParams }: { param
       projectAgentHandles={(directory?.agents ?? []).map((agent) => agent.handle)}
       conversation={conversation}
       participants={participants}
+      savedPanels={savedPanels}
       initialPage={initialPage}
       postMessage={postMessageAction}
       addableAgents={addableAgents}
