@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AdminSubpage } from "@/components/admin/admin-subpage";
 import { ProcedureManager } from "@/components/memory/procedure-manager";
 import { listProcedures } from "@/lib/memory/manage-procedures";
 import { loadAdminAgent } from "../load-agent";
@@ -8,23 +8,21 @@ export default async function ProceduresPage({ params }: { params: Promise<{ age
   const { user, runtime, agent } = await loadAdminAgent((await params).agentId);
   const procedures = await listProcedures(runtime.db.prisma, { actor: user, agentId: agent.id });
   return (
-    <div className="mx-auto max-w-3xl space-y-4 p-4 sm:p-6">
-      <p className="text-sm">
-        <Link href="/admin/agents" className="text-link underline">
-          Agents
-        </Link>{" "}
-        / {agent.displayName}
-      </p>
-      <h1 className="text-2xl font-bold">{agent.displayName}&apos;s procedures</h1>
-      <p className="text-sm text-muted">
-        Ways of doing a task that {agent.displayName} follows when a message matches: by its trigger (a regular expression) or by meaning. Procedures it picked up from its
-        own step-by-step answers wait here, pending, until you approve them; only approved ones are ever used.
-      </p>
+    <AdminSubpage
+      crumb={agent.displayName}
+      title={`${agent.displayName}'s procedures`}
+      intro={
+        <>
+          Ways of doing a task that {agent.displayName} follows when a message matches: by its trigger (a regular expression) or by meaning. Procedures it picked up from its
+          own step-by-step answers wait here, pending, until you approve them; only approved ones are ever used.
+        </>
+      }
+    >
       <ProcedureManager
         agentId={agent.id}
         procedures={procedures}
         actions={{ create: createProcedureAction, update: updateProcedureAction, setStatus: setProcedureStatusAction, remove: deleteProcedureAction }}
       />
-    </div>
+    </AdminSubpage>
   );
 }
