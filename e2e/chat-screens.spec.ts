@@ -50,6 +50,8 @@ test("scrolling up through 300 messages loads older pages as the top nears, keep
   await reader.page.reload();
   const scroller = reader.page.getByTestId("message-scroller");
   await expect(reader.conversation.messages().getByText("history 300", { exact: true })).toBeVisible();
+  // The page is live once it has opened at the newest message (server-rendered, it starts at the top).
+  await expect.poll(() => scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(48);
 
   let checked = 0;
   for (let step = 0; step < 120; step++) {

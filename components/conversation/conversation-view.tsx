@@ -5,6 +5,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { MessagePage } from "@/lib/conversations/list-messages";
+import type { PanelChoice } from "@/lib/panels/list-panel-choices";
+import { PANEL_HANDLE } from "@/lib/panels/panel-rules";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { flattenMessages } from "@/hooks/message-cache";
 import { useConversationMessages } from "@/hooks/use-conversation-messages";
@@ -35,6 +37,8 @@ interface ConversationViewProps {
   participants: ParticipantDto[];
   /** Handles of the project's agents, so a DM can say agents do not take part there. */
   projectAgentHandles: string[];
+  /** The project's saved panels, offered by @completion in group conversations. */
+  savedPanels: PanelChoice[];
   initialPage: MessagePage;
   postMessage: PostMessageAction;
   addableAgents: ProjectDirectory["agents"];
@@ -44,7 +48,7 @@ interface ConversationViewProps {
   initialForkId: string | null;
 }
 
-export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, initialPage, postMessage, addableAgents, addAgent, memory, initialForkId }: ConversationViewProps) {
+export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, savedPanels, initialPage, postMessage, addableAgents, addAgent, memory, initialForkId }: ConversationViewProps) {
   const router = useRouter();
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received } = useConversationMessages(conversation.id, initialPage);
   const { pending, send, retry, discard, unknownMentions, refusal } = useSendMessage(conversation.id, postMessage, received);
@@ -76,10 +80,12 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
     loadingOlder: isFetchingNextPage,
     loadOlder: useCallback(() => void fetchNextPage(), [fetchNextPage]),
   });
-  const handles = useMemo<MentionHandles>(
-    () => ({ known: new Set(participants.map((participant) => participant.handle.toLowerCase())), mine: participants.find((participant) => participant.id === userId)?.handle.toLowerCase() ?? null }),
-    [participants, userId],
-  );
+  const panels = useMemo(() => ({ allowed: conversation.type === "group", saved: savedPanels }), [conversation.type, savedPanels]);
+  const handles = useMemo<MentionHandles>(() => {
+    const panelHandles = panels.allowed ? [PANEL_HANDLE, ...panels.saved.map((panel) => panel.handle)] : [];
+    const known = new Set([...participants.map((participant) => participant.handle), ...panelHandles].map((handle) => handle.toLowerCase()));
+    return { known, mine: participants.find((participant) => participant.id === userId)?.handle.toLowerCase() ?? null };
+  }, [participants, panels, userId]);
   const askers = new Map(messages.map((message) => [message.id, message.author.kind === "user" ? message.author.id : null]));
   const canStop = (replyToMessageId: string) => isAdmin || askers.get(replyToMessageId) === userId;
 
@@ -92,8 +98,11 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
     if (latestNoticeSeq > noticeSeqAtOpen) router.refresh();
   }, [latestNoticeSeq, noticeSeqAtOpen, router]);
 
-  // Opening a conversation puts the keyboard in its composer (not on phones: no keyboard pops up).
+  // Opening a conversation puts the keyboard in its composer (not on phones: no keyboard pops up),
+  // unless the person is already typing in another field (a form opened while the page loaded).
   useEffect(() => {
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && (active.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName))) return;
     if (window.matchMedia("(min-width: 768px)").matches) composerInput.current?.focus();
     else document.getElementById("conversation-title")?.focus();
   }, []);
@@ -150,6 +159,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
           inputRef={composerInput}
           label={label}
           participants={participants.filter((participant) => participant.id !== userId)}
+          panels={panels}
           onSend={send_}
           onTyping={typing.typed}
           hint={hint}

@@ -10,6 +10,8 @@ const PREFETCH_PX = 1_200;
 interface Anchor {
   seq: string;
   offset: number;
+  /** The scroll position it was seen at. */
+  scrollTop: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export function useHistoryScroll({ hasOlder, loadingOlder, loadOlder }: { hasOld
     const top = element.getBoundingClientRect().top;
     for (const candidate of element.querySelectorAll<HTMLElement>("[data-seq]")) {
       const box = candidate.getBoundingClientRect();
-      if (box.bottom > top) return { seq: candidate.dataset.seq!, offset: box.top - top };
+      if (box.bottom > top) return { seq: candidate.dataset.seq!, offset: box.top - top, scrollTop: element.scrollTop };
     }
     return null;
   }, [scroller]);
@@ -62,7 +64,11 @@ export function useHistoryScroll({ hasOlder, loadingOlder, loadOlder }: { hasOld
       wasLoading.current = false;
       anchor.current = null;
       const target = held && element?.querySelector<HTMLElement>(`[data-seq="${held.seq}"]`);
-      if (element && held && target) element.scrollTop += target.getBoundingClientRect().top - element.getBoundingClientRect().top - held.offset;
+      if (element && held && target) {
+        // A scroll whose event has not been handled yet (made in the frame the page arrived) is kept.
+        const unseenScroll = held.scrollTop - element.scrollTop;
+        element.scrollTop += target.getBoundingClientRect().top - element.getBoundingClientRect().top - (held.offset + unseenScroll);
+      }
     }
     // A short first page (or a tall screen) may not fill the view: keep loading until it does.
     maybeLoadOlder();
