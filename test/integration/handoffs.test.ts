@@ -232,9 +232,11 @@ describe("handoffs", () => {
       routes: [{ pattern: "\\b(invoice|bill)", agentId: agents.toby! }, { pattern: "invoice|refund", agentId: agents.sage! }],
     });
     const conversationId = await channel();
-    await post(conversationId, "@aria my invoice is wrong. Please check it.");
-    await post(conversationId, "@aria I want a refund.");
-    await post(conversationId, "@aria hello there");
+    // One question at a time: the specialists' answers would otherwise race Aria's own.
+    for (const text of ["@aria my invoice is wrong. Please check it.", "@aria I want a refund.", "@aria hello there"]) {
+      await post(conversationId, text);
+      await settled(conversationId);
+    }
     const messages = await settled(conversationId);
     const handoffs = messages.filter((message) => meta(message).isHandoffSummary);
     expect(handoffs.map((message) => meta(message).handoff!.toHandle)).toEqual(["toby", "sage"]);
