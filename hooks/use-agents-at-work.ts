@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { TypingEvent } from "@/lib/realtime/events";
 import { applyTypingEvent, describeTypists, withoutExpired, type Typists } from "./typing-state";
-import { getSocket } from "./use-socket";
+import { getSocket, listenTo } from "./use-socket";
 
 /**
  * Which agents are working in which conversations, for the sidebar ("Toby is thinking…"):
@@ -36,14 +36,10 @@ export function useAgentsAtWork(): (conversationId: string) => string | null {
       () => setWorking((current) => (current.size === 0 ? current : new Map([...current].map(([id, typists]) => [id, withoutExpired(typists, Date.now())] as const).filter(([, typists]) => typists.size > 0)))),
       1_000,
     );
-    socket.on("typing", onTyping);
-    socket.on("message:created", onMessage);
-    socket.on("disconnect", onDisconnect);
+    const stopListening = listenTo(socket, { typing: onTyping, "message:created": onMessage, disconnect: onDisconnect });
     return () => {
       clearInterval(sweep);
-      socket.off("typing", onTyping);
-      socket.off("message:created", onMessage);
-      socket.off("disconnect", onDisconnect);
+      stopListening();
     };
   }, []);
 

@@ -7,7 +7,7 @@ import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ConversationActivity, MessageMeta } from "@/lib/realtime/events";
 import { applyActivity, applyReadUpdate } from "./conversation-cache";
 import { queryKeys } from "./query-keys";
-import { getSocket } from "./use-socket";
+import { getSocket, listenTo } from "./use-socket";
 
 async function fetchConversations(): Promise<ConversationSummary[]> {
   const response = await fetch("/api/conversations");
@@ -41,20 +41,18 @@ export function useConversations(userId: string, initial: ConversationSummary[])
     const onCreated = () => void queryClient.invalidateQueries({ queryKey: key });
     // After a reconnect the counts may have moved while we were away: one refetch, not one per event.
     const onReconnect = () => void queryClient.invalidateQueries({ queryKey: key });
-    socket.on("conversation:activity", onActivity);
-    socket.on("message:created", onMessage);
-    socket.on("read:updated", onRead);
-    socket.on("conversation:created", onCreated);
     socket.io.on("reconnect", onReconnect);
-    // Broadcasts may have been lost (the server's Redis link came back): counts come from the database.
-    socket.on("sync:hint", onReconnect);
+    const stopListening = listenTo(socket, {
+      "conversation:activity": onActivity,
+      "message:created": onMessage,
+      "read:updated": onRead,
+      "conversation:created": onCreated,
+      // Broadcasts may have been lost (the server's Redis link came back): counts come from the database.
+      "sync:hint": onReconnect,
+    });
     return () => {
-      socket.off("conversation:activity", onActivity);
-      socket.off("message:created", onMessage);
-      socket.off("read:updated", onRead);
-      socket.off("conversation:created", onCreated);
       socket.io.off("reconnect", onReconnect);
-      socket.off("sync:hint", onReconnect);
+      stopListening();
     };
   }, [queryClient, userId]);
 

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { queryKeys } from "./query-keys";
-import { getSocket } from "./use-socket";
+import { getSocket, listenTo } from "./use-socket";
 
 async function fetchDirectory(): Promise<ProjectDirectory | null> {
   const response = await fetch("/api/directory");
@@ -22,9 +22,7 @@ export function useDirectory(initial: ProjectDirectory | null) {
   const { refetch } = query;
   useEffect(() => {
     const socket = getSocket();
-    const onChanged = () => void refetch();
-    socket.on("directory:changed", onChanged);
-    return () => void socket.off("directory:changed", onChanged);
+    return listenTo(socket, { "directory:changed": () => void refetch() });
   }, [refetch]);
   return { directory: query.data, refresh: () => void refetch() };
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageDelta } from "@/lib/realtime/events";
-import { getSocket } from "./use-socket";
+import { getSocket, listenTo } from "./use-socket";
 
 export interface LiveReply {
   dispatchId: string;
@@ -46,14 +46,7 @@ export function useLiveReplies(conversationId: string) {
     };
     // A reply that finished while we were away arrives as a message through catch-up.
     const onDisconnect = () => setReplies(new Map());
-    socket.on("message:delta", onDelta);
-    socket.on("message:created", onMessage);
-    socket.on("disconnect", onDisconnect);
-    return () => {
-      socket.off("message:delta", onDelta);
-      socket.off("message:created", onMessage);
-      socket.off("disconnect", onDisconnect);
-    };
+    return listenTo(socket, { "message:delta": onDelta, "message:created": onMessage, disconnect: onDisconnect });
   }, [conversationId]);
 
   const stop = (dispatchId: string) => getSocket().emit("agent:stop", { dispatchId }, () => undefined);

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { PanelDelta, PanelView } from "@/lib/panels/panel-view";
 import { queryKeys } from "./query-keys";
-import { getSocket } from "./use-socket";
+import { getSocket, listenTo } from "./use-socket";
 
 async function fetchPanel(panelId: string): Promise<PanelView> {
   const response = await fetch(`/api/panels/${panelId}`);
@@ -38,14 +38,7 @@ export function usePanel(panelId: string) {
       });
     };
     const onConnect = () => void queryClient.invalidateQueries({ queryKey: queryKeys.panel(panelId) });
-    socket.on("panel:updated", onUpdated);
-    socket.on("panel:delta", onDelta);
-    socket.on("connect", onConnect);
-    return () => {
-      socket.off("panel:updated", onUpdated);
-      socket.off("panel:delta", onDelta);
-      socket.off("connect", onConnect);
-    };
+    return listenTo(socket, { "panel:updated": onUpdated, "panel:delta": onDelta, connect: onConnect });
   }, [panelId, queryClient]);
 
   const streaming = Object.fromEntries(Object.entries(drafts).map(([agentId, draft]) => [agentId, draft.pieces.join("")]));

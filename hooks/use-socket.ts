@@ -51,6 +51,18 @@ export function getSocket(): ChorusClientSocket {
   return created;
 }
 
+/** What a hook listens to on the tab's socket: server events, and the socket's own connect and disconnect. */
+export type SocketListeners = Partial<ServerToClientEvents> & { connect?: () => void; disconnect?: () => void };
+
+/** Adds the listeners to the socket and returns what removes them, for an effect's clean-up. */
+export function listenTo(socket: ChorusClientSocket, listeners: SocketListeners): () => void {
+  // Each entry pairs an event with its own listener type, a pairing a loop cannot state to TypeScript.
+  const emitter = socket as unknown as { on(event: string, listener: unknown): void; off(event: string, listener: unknown): void };
+  const entries = Object.entries(listeners);
+  for (const [event, listener] of entries) emitter.on(event, listener);
+  return () => entries.forEach(([event, listener]) => emitter.off(event, listener));
+}
+
 export function useSocketState(): SocketState {
   useEffect(() => void getSocket(), []);
   return useSyncExternalStore(

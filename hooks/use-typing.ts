@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { TYPING_REFRESH_MS, type TypingEvent } from "@/lib/realtime/events";
 import { applyTypingEvent, describeTypists, withoutExpired, type Typists } from "./typing-state";
-import { getSocket } from "./use-socket";
+import { getSocket, listenTo } from "./use-socket";
 
 /** Stop announcing after this long without a keystroke. */
 const IDLE_MS = 4_000;
@@ -31,14 +31,10 @@ export function useTyping(conversationId: string, userId: string) {
     };
     const onDisconnect = () => setTypists(new Map());
     const sweep = setInterval(() => setTypists((current) => (current.size === 0 ? current : withoutExpired(current, Date.now()))), 1_000);
-    socket.on("typing", onTyping);
-    socket.on("message:created", onMessage);
-    socket.on("disconnect", onDisconnect);
+    const stopListening = listenTo(socket, { typing: onTyping, "message:created": onMessage, disconnect: onDisconnect });
     return () => {
       clearInterval(sweep);
-      socket.off("typing", onTyping);
-      socket.off("message:created", onMessage);
-      socket.off("disconnect", onDisconnect);
+      stopListening();
       setTypists(new Map());
     };
   }, [conversationId, userId]);

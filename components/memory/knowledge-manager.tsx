@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
-import { getSocket } from "@/hooks/use-socket";
+import { getSocket, listenTo } from "@/hooks/use-socket";
+import { ItemList } from "@/components/ui/item-list";
 
 const statusText: Record<DocumentSummary["status"], string> = { queued: "Queued", processing: "Indexing", ready: "Ready", failed: "Failed" };
 
@@ -26,8 +27,7 @@ export function KnowledgeManager({ agentId, initial, memoryEnabled }: { agentId:
         return [document, ...kept].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
       });
     };
-    socket.on("knowledge:progress", onProgress);
-    return () => void socket.off("knowledge:progress", onProgress);
+    return listenTo(socket, { "knowledge:progress": onProgress });
   }, [agentId]);
 
   const upload = async (event: FormEvent<HTMLFormElement>) => {
@@ -86,33 +86,29 @@ export function KnowledgeManager({ agentId, initial, memoryEnabled }: { agentId:
           {error}
         </p>
       )}
-      {documents.length === 0 ? (
-        <p className="text-sm text-muted">No documents yet.</p>
-      ) : (
-        <ul aria-label="Documents" className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-          {documents.map((document) => (
-            <li key={document.id} aria-label={`Document ${document.name}`} className="space-y-1 p-3 text-sm">
-              <div className="flex flex-wrap items-center gap-x-3">
-                <span className="min-w-0 flex-1 truncate font-semibold">{document.name}</span>
-                <span className={document.status === "failed" ? "font-semibold text-danger" : "text-muted-strong"}>
-                  {statusText[document.status]}
-                  {document.status === "ready" && ` · ${document.chunkCount} chunk${document.chunkCount === 1 ? "" : "s"}`}
-                </span>
-                <button type="button" onClick={() => void remove(document)} className="rounded-md px-2 py-1 text-danger hover:bg-red-50 dark:hover:bg-red-950">
-                  Delete<span className="sr-only"> {document.name}</span>
-                </button>
-              </div>
-              {(document.status === "processing" || document.status === "queued") && (
-                <progress max={1} value={document.status === "queued" ? undefined : document.progress} aria-label={`Indexing ${document.name}`} className="h-2 w-full accent-brand-600" />
-              )}
-              {document.error && <p className="text-xs text-danger">{document.error}</p>}
-              <p className="text-xs text-muted">
-                {(document.bytes / 1024).toFixed(document.bytes < 10_240 ? 1 : 0)} KB · added {new Date(document.createdAt).toLocaleString()}
-              </p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ItemList items={documents} label="Documents" empty="No documents yet." itemLabel={(document) => `Document ${document.name}`} itemClassName="space-y-1">
+        {(document) => (
+          <>
+            <div className="flex flex-wrap items-center gap-x-3">
+              <span className="min-w-0 flex-1 truncate font-semibold">{document.name}</span>
+              <span className={document.status === "failed" ? "font-semibold text-danger" : "text-muted-strong"}>
+                {statusText[document.status]}
+                {document.status === "ready" && ` · ${document.chunkCount} chunk${document.chunkCount === 1 ? "" : "s"}`}
+              </span>
+              <button type="button" onClick={() => void remove(document)} className="rounded-md px-2 py-1 text-danger hover:bg-red-50 dark:hover:bg-red-950">
+                Delete<span className="sr-only"> {document.name}</span>
+              </button>
+            </div>
+            {(document.status === "processing" || document.status === "queued") && (
+              <progress max={1} value={document.status === "queued" ? undefined : document.progress} aria-label={`Indexing ${document.name}`} className="h-2 w-full accent-brand-600" />
+            )}
+            {document.error && <p className="text-xs text-danger">{document.error}</p>}
+            <p className="text-xs text-muted">
+              {(document.bytes / 1024).toFixed(document.bytes < 10_240 ? 1 : 0)} KB · added {new Date(document.createdAt).toLocaleString()}
+            </p>
+          </>
+        )}
+      </ItemList>
     </div>
   );
 }
