@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { ErrorPayload } from "@/lib/errors/app-error";
 import type { ProcedureView } from "@/lib/memory/manage-procedures";
+import { ItemList } from "@/components/ui/item-list";
 
 type Action = (input: unknown) => Promise<ActionResult<unknown>>;
 const offline = { error: { code: "internal", message: "Could not reach Chorus. Try again." } as ErrorPayload };
@@ -81,59 +82,53 @@ export function ProcedureManager({ agentId, procedures, actions }: { agentId: st
           {error}
         </p>
       )}
-      {procedures.length === 0 ? (
-        <p className="text-sm text-muted">No procedures yet.</p>
-      ) : (
-        <ul aria-label="Procedures" className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-          {procedures.map((procedure) => (
-            <li key={procedure.id} aria-label={`Procedure ${procedure.name}`} className="space-y-2 p-3 text-sm">
-              {editing === procedure.id ? (
-                <ProcedureForm
-                  initial={procedure}
-                  submitLabel="Save"
-                  onCancel={() => setEditing(null)}
-                  onSubmit={async (fields) => {
-                    const problem = await run(actions.update, { ...fields, procedureId: procedure.id });
-                    if (!problem) setEditing(null);
-                    return problem;
-                  }}
-                />
-              ) : (
-                <>
-                  <div className="flex flex-wrap items-center gap-2">
-                    <span className="min-w-0 flex-1 font-semibold">{procedure.name}</span>
-                    <span className={procedure.status === "pending" ? "font-semibold text-amber-800 dark:text-amber-200" : "text-muted"}>{procedure.status}</span>
-                  </div>
-                  <p className="text-xs text-muted">{procedure.trigger ? <>Trigger: <code>{procedure.trigger}</code></> : "No trigger: matched by meaning only"}</p>
-                  <ol className="list-decimal pl-6">
-                    {procedure.steps.map((step, index) => (
-                      <li key={index}>{step}</li>
-                    ))}
-                  </ol>
-                  <div className="flex flex-wrap gap-2">
-                    {procedure.status !== "approved" && (
-                      <button type="button" onClick={() => void act(actions.setStatus, { procedureId: procedure.id, status: "approved" })} className="rounded-md bg-emerald-700 px-2 py-1 text-xs font-semibold text-white hover:bg-emerald-800">
-                        Approve<span className="sr-only"> {procedure.name}</span>
-                      </button>
-                    )}
-                    {procedure.status !== "rejected" && (
-                      <button type="button" onClick={() => void act(actions.setStatus, { procedureId: procedure.id, status: "rejected" })} className="rounded-md border border-slate-400 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
-                        Reject<span className="sr-only"> {procedure.name}</span>
-                      </button>
-                    )}
-                    <button type="button" onClick={() => setEditing(procedure.id)} className="rounded-md border border-slate-400 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
-                      Edit<span className="sr-only"> {procedure.name}</span>
-                    </button>
-                    <button type="button" onClick={() => void act(actions.remove, { procedureId: procedure.id })} className="rounded-md px-2 py-1 text-xs text-danger hover:bg-red-50 dark:hover:bg-red-950">
-                      Delete<span className="sr-only"> {procedure.name}</span>
-                    </button>
-                  </div>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ItemList items={procedures} label="Procedures" empty="No procedures yet." itemLabel={(procedure) => `Procedure ${procedure.name}`} itemClassName="space-y-2">
+        {(procedure) =>
+          editing === procedure.id ? (
+            <ProcedureForm
+              initial={procedure}
+              submitLabel="Save"
+              onCancel={() => setEditing(null)}
+              onSubmit={async (fields) => {
+                const problem = await run(actions.update, { ...fields, procedureId: procedure.id });
+                if (!problem) setEditing(null);
+                return problem;
+              }}
+            />
+          ) : (
+            <>
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="min-w-0 flex-1 font-semibold">{procedure.name}</span>
+                <span className={procedure.status === "pending" ? "font-semibold text-amber-800 dark:text-amber-200" : "text-muted"}>{procedure.status}</span>
+              </div>
+              <p className="text-xs text-muted">{procedure.trigger ? <>Trigger: <code>{procedure.trigger}</code></> : "No trigger: matched by meaning only"}</p>
+              <ol className="list-decimal pl-6">
+                {procedure.steps.map((step, index) => (
+                  <li key={index}>{step}</li>
+                ))}
+              </ol>
+              <div className="flex flex-wrap gap-2">
+                {procedure.status !== "approved" && (
+                  <button type="button" onClick={() => void act(actions.setStatus, { procedureId: procedure.id, status: "approved" })} className="rounded-md bg-emerald-700 px-2 py-1 text-xs font-semibold text-white hover:bg-emerald-800">
+                    Approve<span className="sr-only"> {procedure.name}</span>
+                  </button>
+                )}
+                {procedure.status !== "rejected" && (
+                  <button type="button" onClick={() => void act(actions.setStatus, { procedureId: procedure.id, status: "rejected" })} className="rounded-md border border-slate-400 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+                    Reject<span className="sr-only"> {procedure.name}</span>
+                  </button>
+                )}
+                <button type="button" onClick={() => setEditing(procedure.id)} className="rounded-md border border-slate-400 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+                  Edit<span className="sr-only"> {procedure.name}</span>
+                </button>
+                <button type="button" onClick={() => void act(actions.remove, { procedureId: procedure.id })} className="rounded-md px-2 py-1 text-xs text-danger hover:bg-red-50 dark:hover:bg-red-950">
+                  Delete<span className="sr-only"> {procedure.name}</span>
+                </button>
+              </div>
+            </>
+          )
+        }
+      </ItemList>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { ApiTokenSummary } from "@/lib/api-tokens/list-api-tokens";
+import { ItemList } from "@/components/ui/item-list";
 
 type CreateAction = (input: unknown) => Promise<ActionResult<{ token: string; name: string }>>;
 type RevokeAction = (input: unknown) => Promise<ActionResult<void>>;
@@ -91,29 +92,25 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
           </div>
         </div>
       )}
-      {tokens.length === 0 ? (
-        <p className="text-sm text-muted-strong">No tokens yet.</p>
-      ) : (
-        <ul aria-label="Your API tokens" className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-          {tokens.map((token) => (
-            <li key={token.id} aria-label={`Token ${token.name}`} className="flex flex-wrap items-center gap-x-4 gap-y-1 p-3 text-sm">
-              <span className="min-w-0 flex-1">
-                <span className="block font-semibold">{token.name}</span>
-                <span className="block text-xs text-muted-strong">
-                  <code>{token.prefix}…</code> · created {formatDate(token.createdAt)} · {token.lastUsedAt ? `last used ${formatDate(token.lastUsedAt)}` : "never used"}
-                </span>
+      <ItemList items={tokens} label="Your API tokens" empty="No tokens yet." itemLabel={(token) => `Token ${token.name}`} itemClassName="flex flex-wrap items-center gap-x-4 gap-y-1">
+        {(token) => (
+          <>
+            <span className="min-w-0 flex-1">
+              <span className="block font-semibold">{token.name}</span>
+              <span className="block text-xs text-muted-strong">
+                <code>{token.prefix}…</code> · created {formatDate(token.createdAt)} · {token.lastUsedAt ? `last used ${formatDate(token.lastUsedAt)}` : "never used"}
               </span>
-              {token.revokedAt ? (
-                <span className="text-xs font-semibold text-muted-strong">Revoked {formatDate(token.revokedAt)}</span>
-              ) : (
-                <button type="button" onClick={() => void revokeToken(token)} className="rounded-md px-2 py-1 font-medium text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950">
-                  Revoke<span className="sr-only"> {token.name}</span>
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+            </span>
+            {token.revokedAt ? (
+              <span className="text-xs font-semibold text-muted-strong">Revoked {formatDate(token.revokedAt)}</span>
+            ) : (
+              <button type="button" onClick={() => void revokeToken(token)} className="rounded-md px-2 py-1 font-medium text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950">
+                Revoke<span className="sr-only"> {token.name}</span>
+              </button>
+            )}
+          </>
+        )}
+      </ItemList>
     </section>
   );
 }
