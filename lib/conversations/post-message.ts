@@ -53,16 +53,12 @@ export async function postMessage(prisma: Prisma, { userId, input }: { userId: s
   }
 }
 
-interface InsertedRow {
+type Recipients = Omit<PostMessageResult, "message" | "created" | "panelId">;
+
+interface InsertedRow extends Recipients {
   authorName: string | null;
   tokens: number | null;
   seq: number | null;
-  participantUserIds: string[];
-  mentionedUserIds: string[];
-  mentionedAgentIds: string[];
-  unknownMentions: string[];
-  dispatchedAgentIds: string[];
-  dispatchIds: string[];
 }
 
 /**
