@@ -54,7 +54,11 @@ describe("panels", () => {
     await app.close();
     await fake.close();
   });
-  afterEach(() => fake.reset());
+  afterEach(async () => {
+    fake.reset();
+    // Every test starts from the same agents, even after one failed half-way through.
+    await app.prisma.agent.updateMany({ where: { id: { in: Object.values(agents) } }, data: { provider: "openai", model: "gpt-4o-mini", enabled: true } });
+  });
 
   const channel = async (handles = ["toby", "ada", "sage"]) => {
     const { id } = await createChannel(app.prisma, { userId: ann.id, projectId, name: `p-${randomUUID().slice(0, 8)}`, agentIds: handles.map((handle) => agents[handle]!) });
@@ -275,7 +279,6 @@ describe("panels", () => {
     expect(message.content).toContain("(offline model)");
     expect(metadata.panel!.votes.length).toBeGreaterThan(0);
     expect(metadata.panel!.votes.every((entry) => /^Closest to my own answer/.test(entry.reason))).toBe(true);
-    await app.prisma.agent.updateMany({ where: { id: { in: [agents.toby!, agents.ada!, agents.sage!] } }, data: { provider: "openai", model: "gpt-4o-mini" } });
   });
 
   it("refuses a panel of fewer than two agents, of agents not here or disabled, with the reason, and keeps nothing", async () => {
