@@ -101,6 +101,9 @@ function PanelBoard({ panel, streaming }: { panel: PanelView; streaming: Record<
   );
 }
 
+/** At phone width a card also takes the message's avatar column (avatar 2.25 rem + gap 0.75 rem): three answers need the room. */
+const phoneFullWidth = "-ml-12 sm:ml-0";
+
 /** Under a question put to a panel: the live card while it runs; once it ends, a line pointing to the answer. */
 export function PanelOnQuestion({ panelId }: { panelId: string }) {
   const { panel, error, streaming } = usePanel(panelId);
@@ -108,7 +111,7 @@ export function PanelOnQuestion({ panelId }: { panelId: string }) {
   if (!panel) return <p className="text-xs text-muted">Loading the panel…</p>;
   if (panel.status === "finished") return <p className="text-xs text-muted">The panel has answered below ({endings[panel.endedReason ?? ""] ?? panel.endedReason}).</p>;
   return (
-    <section aria-label="Panel at work" className="my-1 rounded-lg border border-brand-200 bg-brand-50/40 p-2 dark:border-slate-700 dark:bg-slate-900">
+    <section aria-label="Panel at work" className={`my-1 ${phoneFullWidth} rounded-lg border border-brand-200 bg-brand-50/40 p-2 dark:border-slate-700 dark:bg-slate-900`}>
       <PanelBoard panel={panel} streaming={streaming} />
     </section>
   );
@@ -146,7 +149,7 @@ function PanelDetails({ panelId }: { panelId: string }) {
   if (error) return <p className="text-xs text-danger">{error.message}</p>;
   if (!panel) return <p className="text-xs text-muted">Loading the panel…</p>;
   return (
-    <section ref={section} aria-label="The panel's answers and votes" className="rounded-lg border border-slate-200 p-2 dark:border-slate-700">
+    <section ref={section} aria-label="The panel's answers and votes" className={`${phoneFullWidth} rounded-lg border border-slate-200 p-2 dark:border-slate-700`}>
       <PanelBoard panel={panel} streaming={streaming} />
     </section>
   );
