@@ -34,14 +34,19 @@ export function ConversationHeader({
         {conversation.title}
       </h1>
       {conversation.type === "agent_dm" && <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">agent</span>}
-      <p className="ml-auto min-w-0 truncate text-sm text-muted" data-testid="participants-summary">
+      <p className="w-full min-w-0 truncate text-sm text-muted sm:ml-auto sm:w-auto" data-testid="participants-summary">
         {participants.length} participants
         {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}${agent.disabled ? " (disabled)" : ""}`).join(", ")}`}
       </p>
-      {conversation.type === "agent_dm" && conversation.peer && <MyMemories agentId={conversation.peer.id} agentName={conversation.peer.name} actions={memory} />}
-      {conversation.type !== "dm" && <ForksMenu conversationId={conversation.id} onOpenFork={onOpenFork} />}
-      {conversation.type !== "dm" && <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} />}
-      {conversation.type === "group" && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
+      {conversation.type !== "dm" && (
+        // The actions wrap as one row, never one button at a time.
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {conversation.type === "agent_dm" && conversation.peer && <MyMemories agentId={conversation.peer.id} agentName={conversation.peer.name} actions={memory} />}
+          <ForksMenu conversationId={conversation.id} onOpenFork={onOpenFork} />
+          <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} />
+          {conversation.type === "group" && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
+        </div>
+      )}
     </header>
   );
 }
