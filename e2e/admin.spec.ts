@@ -1,12 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { AuthPage, ConversationPage, newPerson } from "./pages";
-
-const DEMO_PASSWORD = "chorus-demo";
-
-async function signInDemo(page: Page, email: string) {
-  await new AuthPage(page).signIn({ email, password: DEMO_PASSWORD });
-  await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
-}
+import { expect, test } from "@playwright/test";
+import { ConversationPage, newPerson, signInDemo } from "./pages";
 
 test("members and debug users get a forbidden page instead of the admin area", async ({ browser }) => {
   const mia = await newPerson(browser, "Mia");

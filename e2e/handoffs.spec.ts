@@ -1,11 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { AuthPage, newPerson } from "./pages";
-
-async function signInDemo(page: Page, email: string) {
-  await new AuthPage(page).signIn({ email, password: "chorus-demo" });
-  await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
-}
+import { newPerson, signInDemo } from "./pages";
 
 test("a question to the orchestrator routes to a forked specialist: the merged answer, the fork beside the thread and on its own page, and back", async ({ browser }) => {
   const person = await newPerson(browser, "Fork");

@@ -1,11 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { AuthPage, ConversationPage, newPerson } from "./pages";
-
-async function signInDemo(page: Page, email: string) {
-  await new AuthPage(page).signIn({ email, password: "chorus-demo" });
-  await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
-}
+import { ConversationPage, newPerson, signInDemo } from "./pages";
 
 test("a debug user inspects what an agent with a small budget saw: pruned messages are struck through with their reason", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });

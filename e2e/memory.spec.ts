@@ -1,11 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { AuthPage, ConversationPage, newPerson } from "./pages";
-
-async function signInDemo(page: Page, email: string) {
-  await new AuthPage(page).signIn({ email, password: "chorus-demo" });
-  await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
-}
+import { ConversationPage, newPerson, signInDemo } from "./pages";
 
 test("an admin gives Toby a document, a member asks about it, and a debug user sees the chunk in the inspector", async ({ browser }) => {
   const secret = `plum-${Math.random().toString(36).slice(2, 6)}`;

@@ -67,6 +67,12 @@ export function uniqueUser(name: string) {
   return { name: `${name} ${id.slice(-4)}`, email: `${name.toLowerCase()}.${id}@example.test`, password: "e2e-password-1" };
 }
 
+/** Signs in one of the demo accounts the seed creates (README: admin, debug, member). */
+export async function signInDemo(page: Page, email: string) {
+  await new AuthPage(page).signIn({ email, password: "chorus-demo" });
+  await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
+}
+
 /** A signed-up person in a browser context of their own. */
 export async function newPerson(browser: Browser, name: string) {
   const context = await browser.newContext();

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { AuthPage, newPerson } from "./pages";
+import { newPerson, signInDemo } from "./pages";
 
 test("a panel of three agents answers, two people watch it live, and the expanded card shows every answer and vote", async ({ browser }) => {
   const watcher = await newPerson(browser, "Watcher");
@@ -68,8 +68,7 @@ test("a panel of three agents answers, two people watch it live, and the expande
 
 test("an admin saves a panel under a handle: a panel of one agent is refused, a good one is listed", async ({ browser }) => {
   const admin = await (await browser.newContext()).newPage();
-  await new AuthPage(admin).signIn({ email: "admin@chorus.local", password: "chorus-demo" });
-  await expect(admin.getByRole("navigation", { name: "Conversations" })).toBeVisible();
+  await signInDemo(admin, "admin@chorus.local");
   await admin.goto("/admin/agents");
   await admin.getByRole("link", { name: "Saved panels" }).click();
   await expect(admin.getByRole("heading", { name: "Saved panels" })).toBeVisible();
