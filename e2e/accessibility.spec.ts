@@ -1,11 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { AuthPage, newPerson } from "./pages";
-
-async function signInDemo(page: Page, email: string) {
-  await new AuthPage(page).signIn({ email, password: "chorus-demo" });
-  await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
-}
+import { AuthPage, newPerson, signInDemo } from "./pages";
 
 test("sign-in and sign-up pages have no axe violations, errors shown included", async ({ page }) => {
   await page.goto("/sign-in");
@@ -43,4 +38,26 @@ test("the admin list and the agent form have no axe violations", async ({ page }
   await expectAccessible(page, "agent form");
   await page.goto("/settings");
   await expectAccessible(page, "settings");
+});
+
+test("every settings and admin screen fits a 390 px phone: nothing wider than the screen", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInDemo(page, "admin@chorus.local");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/admin/agents");
+  const agent = await page.getByRole("link", { name: "Edit Toby" }).getAttribute("href");
+  for (const screen of ["/settings", "/admin/agents", "/admin/agents/new", agent, `${agent}/knowledge`, `${agent}/procedures`, `${agent}/handoffs`, "/admin/panels"]) {
+    await page.goto(screen!);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // Inside a scrolling region too: a table wider than the phone hides its last columns.
+    const overflowing = await page.evaluate(() =>
+      [...document.querySelectorAll("main *")].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1).map((element) => element.outerHTML.slice(0, 80)),
+    );
+    expect(overflowing, screen!).toEqual([]);
+  }
+  // The agents' facts a phone has no column for are under their names.
+  await page.goto("/admin/agents");
+  await expect(page.getByRole("row", { name: "Agent Toby" })).toContainText("50 messages");
+  await context.close();
 });

@@ -7,6 +7,9 @@ import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
 import { setAgentEnabledAction } from "./actions";
 
+/** Columns a phone has no room for: their facts move under the agent's name. */
+const wideOnly = "hidden sm:table-cell";
+
 export default async function AdminAgentsPage() {
   const user = await requireCurrentUser();
   if (user.role !== "admin") forbidden();
@@ -23,14 +26,13 @@ export default async function AdminAgentsPage() {
           New agent
         </Link>
       </div>
-      <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
         <thead className="text-xs uppercase text-muted">
           <tr>
             <th className="py-2">Agent</th>
-            <th>Model</th>
-            <th>History</th>
-            <th>Status</th>
+            <th className={wideOnly}>Model</th>
+            <th className={wideOnly}>History</th>
+            <th className={wideOnly}>Status</th>
             <th><span className="sr-only">Actions</span></th>
           </tr>
         </thead>
@@ -43,34 +45,38 @@ export default async function AdminAgentsPage() {
                   <span>
                     <span className="block font-semibold">{agent.displayName}</span>
                     <span className="block text-xs text-muted">@{agent.handle}</span>
+                    <span className="block text-xs text-muted sm:hidden">
+                      {agent.model} · {agent.historyWindow} messages{agent.enabled ? "" : " · Disabled"}
+                    </span>
                   </span>
                 </span>
               </td>
-              <td>
+              <td className={wideOnly}>
                 {agent.model} <span className="text-xs text-muted">({agent.provider === "offline" ? "offline model" : "OpenAI-compatible"})</span>
               </td>
-              <td>{agent.historyWindow} messages</td>
-              <td>{agent.enabled ? "Enabled" : "Disabled"}</td>
-              <td className="space-x-3 text-right">
-                <Link href={`/admin/agents/${agent.id}`} className="text-link hover:underline" aria-label={`Edit ${agent.displayName}`}>
-                  Edit
-                </Link>
-                <Link href={`/admin/agents/${agent.id}/knowledge`} className="text-link hover:underline" aria-label={`Knowledge of ${agent.displayName}`}>
-                  Knowledge
-                </Link>
-                <Link href={`/admin/agents/${agent.id}/procedures`} className="text-link hover:underline" aria-label={`Procedures of ${agent.displayName}`}>
-                  Procedures
-                </Link>
-                <Link href={`/admin/agents/${agent.id}/handoffs`} className="text-link hover:underline" aria-label={`Handoffs of ${agent.displayName}`}>
-                  Handoffs
-                </Link>
-                <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
+              <td className={wideOnly}>{agent.historyWindow} messages</td>
+              <td className={wideOnly}>{agent.enabled ? "Enabled" : "Disabled"}</td>
+              <td className="py-2">
+                <span className="flex flex-wrap justify-end gap-x-3 gap-y-1">
+                  <Link href={`/admin/agents/${agent.id}`} className="text-link hover:underline" aria-label={`Edit ${agent.displayName}`}>
+                    Edit
+                  </Link>
+                  <Link href={`/admin/agents/${agent.id}/knowledge`} className="text-link hover:underline" aria-label={`Knowledge of ${agent.displayName}`}>
+                    Knowledge
+                  </Link>
+                  <Link href={`/admin/agents/${agent.id}/procedures`} className="text-link hover:underline" aria-label={`Procedures of ${agent.displayName}`}>
+                    Procedures
+                  </Link>
+                  <Link href={`/admin/agents/${agent.id}/handoffs`} className="text-link hover:underline" aria-label={`Handoffs of ${agent.displayName}`}>
+                    Handoffs
+                  </Link>
+                  <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
+                </span>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      </div>
       {agents.length === 0 && <p className="text-muted">No agents yet. Create the first one.</p>}
     </div>
   );
