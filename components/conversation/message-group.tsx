@@ -4,6 +4,7 @@ import { PanelOnQuestion, PanelResult } from "@/components/panels/panel-card";
 import { AgentBadge } from "./agent-badge";
 import type { MessageGroup as Group } from "./group-messages";
 import { Markdown } from "./markdown";
+import { messageRow } from "./message-layout";
 import type { MentionHandles } from "./remark-mentions";
 import { ReplyDetails } from "./reply-details";
 
@@ -37,7 +38,7 @@ export function MessageGroup({ group, handles, onInspect, onOpenFork }: { group:
     );
   }
   return (
-    <li className="flex gap-3 px-3 py-2 hover:bg-slate-50 sm:px-4 dark:hover:bg-slate-900/60" aria-label={`Messages from ${view.name}`}>
+    <li className={`${messageRow} px-3 py-2 hover:bg-slate-50 sm:px-4 dark:hover:bg-slate-900/60`} aria-label={`Messages from ${view.name}`}>
       <Avatar name={view.name} colour={view.colour} />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-baseline gap-x-2">

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "@/components/ui/avatar";
 import { Markdown } from "@/components/conversation/markdown";
+import { phoneFullWidth } from "@/components/conversation/message-layout";
 import type { MentionHandles } from "@/components/conversation/remark-mentions";
 import type { MemberState, PanelView } from "@/lib/panels/panel-view";
 import { usePanel } from "@/hooks/use-panel";
@@ -100,9 +101,6 @@ function PanelBoard({ panel, streaming }: { panel: PanelView; streaming: Record<
     </div>
   );
 }
-
-/** At phone width a card also takes the message's avatar column (avatar 2.25 rem + gap 0.75 rem): three answers need the room. */
-const phoneFullWidth = "-ml-12 sm:ml-0";
 
 /** Under a question put to a panel: the live card while it runs; once it ends, a line pointing to the answer. */
 export function PanelOnQuestion({ panelId }: { panelId: string }) {
