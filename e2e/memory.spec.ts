@@ -42,7 +42,7 @@ test("an admin gives Toby a document, a member asks about it, and a debug user s
   await expect(dialog.getByRole("list", { name: "Knowledge items" })).toContainText(/score 0\.\d\d/);
 });
 
-test("an admin writes a procedure (a slow trigger is refused) and reviews the list", async ({ page }) => {
+test("an admin writes a procedure (a trigger that needs backtracking is refused) and reviews the list", async ({ page }) => {
   await signInDemo(page, "admin@chorus.local");
   await page.goto("/admin/agents");
   await page.getByRole("link", { name: "Procedures of Ada" }).click();
@@ -50,10 +50,10 @@ test("an admin writes a procedure (a slow trigger is refused) and reviews the li
   const form = page.getByRole("form", { name: "New procedure" });
   const name = `Code review ${Math.random().toString(36).slice(2, 6)}`;
   await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Trigger (optional)").fill("^(a+)+$");
+  await form.getByLabel("Trigger (optional)").fill("(?=.*review)code");
   await form.getByLabel("Steps").fill("Read the diff\nRun the tests\nLeave comments");
   await form.getByRole("button", { name: "Add procedure" }).click();
-  await expect(form.getByText(/too long to match/)).toBeVisible();
+  await expect(form.getByText(/uses a look-ahead/)).toBeVisible();
   await expect(form.getByLabel("Trigger (optional)")).toBeFocused();
   await form.getByLabel("Trigger (optional)").fill("\\breview\\b");
   await form.getByRole("button", { name: "Add procedure" }).click();

@@ -226,7 +226,7 @@ export function HandoffSettingsForm({
 
       <fieldset className="space-y-3">
         <legend className="mb-2 text-sm font-semibold uppercase text-muted">Routing rules (offline model)</legend>
-        <p className="text-sm text-muted">Checked in order against each message; the first whose pattern (a case-insensitive regular expression) matches hands off to its specialist.</p>
+        <p className="text-sm text-muted">Checked in order against each message; the first whose pattern (a case-insensitive regular expression, without look-around or back-references) matches hands off to its specialist.</p>
         <ol className="space-y-3">
           {settings.routes.map((route, index) => {
             const prefix = `routes.${index}`;

@@ -40,7 +40,7 @@ function ProcedureForm({ initial, submitLabel, onSubmit, onCancel }: { initial?:
   return (
     <form onSubmit={(event) => void submit(event)} className="space-y-2" noValidate aria-label={initial ? `Edit ${initial.name}` : "New procedure"}>
       {field("name", "Name")}
-      {field("trigger", "Trigger (optional)", "A regular expression matched against messages, case-insensitive, e.g. \\b(leave|holiday) request\\b")}
+      {field("trigger", "Trigger (optional)", "A regular expression matched against messages, case-insensitive, without look-around or back-references, e.g. \\b(leave|holiday) request\\b")}
       {field("steps", "Steps", "One step per line.")}
       <div className="flex gap-2">
         <button type="submit" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">

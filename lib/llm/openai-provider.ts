@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { log } from "@/lib/log/logger";
 import { LlmError, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
 
 export interface OpenAIProviderOptions {
@@ -45,13 +46,28 @@ export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxR
         // The SDK ends the iteration quietly when aborted mid-stream.
         if (request.signal?.aborted) throw new LlmError("Stopped.", "cancelled");
       } catch (error) {
-        throw toLlmError(error, request.signal);
+        const failure = toLlmError(error, request.signal);
+        if (failure.kind !== "cancelled") log.warn("model provider error", { model: request.model, kind: failure.kind, ...providerCause(error) });
+        throw failure;
       }
     },
   };
 }
 
-/** Words for the conversation; the SDK's own message goes to the log. */
+/**
+ * What the provider said, for the log: the status, its error type and code, its own message
+ * (which may quote the request, so it never reaches the conversation) and the request id its
+ * support asks for.
+ */
+function providerCause(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  // A connection error's own message is generic ("Connection error."); its cause says what failed.
+  const cause = error.cause instanceof Error ? { cause: error.cause.message } : {};
+  if (!(error instanceof OpenAI.APIError)) return { message: error.message, ...cause };
+  return { status: error.status, type: error.type, code: error.code, message: error.message, requestId: error.requestID, ...cause };
+}
+
+/** Short words for the conversation; the provider's own are logged (providerCause). */
 export function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
   if (error instanceof LlmError) return error;
   if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return new LlmError("Stopped.", "cancelled");
@@ -62,6 +78,8 @@ export function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
   }
   if (error instanceof OpenAI.RateLimitError) return new LlmError("The model provider is rate-limiting requests. Try again in a minute.", "rate_limit");
   if (error instanceof OpenAI.APIError && (error.status ?? 0) >= 500) return new LlmError("The model provider had an internal error. Try again.", "server");
-  if (error instanceof OpenAI.APIError && error.status) return new LlmError(`The model provider rejected the request (${error.status}): ${error.message}`, "bad_request");
+  if (error instanceof OpenAI.APIError && error.status) {
+    return new LlmError(`The model provider refused the request (${error.status}). An admin can find the details in the server log.`, "bad_request");
+  }
   return new LlmError("The model's answer could not be read (malformed stream).", "malformed");
 }

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createOpenAIProvider } from "@/lib/llm/openai-provider";
+import { log } from "@/lib/log/logger";
 import type { StreamEvent } from "@/lib/llm/types";
 import { FakeOpenAI } from "../support/fake-openai";
 
@@ -18,6 +19,7 @@ describe("OpenAI provider against a fake OpenAI-compatible server (real SDK)", (
     fake = await FakeOpenAI.start();
   });
   afterAll(() => fake.close());
+  afterEach(() => vi.restoreAllMocks());
 
   const provider = (options: { maxRetries?: number; timeoutMs?: number } = {}) =>
     createOpenAIProvider({ apiKey: "test-key", baseURL: fake.baseURL, maxRetries: 0, timeoutMs: 2_000, ...options });
@@ -45,9 +47,32 @@ describe("OpenAI provider against a fake OpenAI-compatible server (real SDK)", (
     [429, "rate_limit", /rate-limiting/],
     [500, "server", /internal error/],
     ["malformed", "malformed", /could not be read/],
-  ] as const)("turns %s into an LlmError a person can read (%s)", async (error, kind, message) => {
+  ] as const)("turns %s into an LlmError a person can read (%s), and logs its cause", async (error, kind, message) => {
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => undefined);
     fake.reply({ content: "partial answer here", error });
     await expect(collect(provider().stream(request))).rejects.toMatchObject({ kind, message: expect.stringMatching(message) });
+    expect(warn).toHaveBeenCalledWith("model provider error", expect.objectContaining({ kind, ...(typeof error === "number" ? { status: error, message: `${error} fake ${error}` } : {}) }));
+  });
+
+  it("shows a short attributed text for a refused request, and logs the provider's words with its request id", async () => {
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => undefined);
+    const providerWords = "Invalid 'messages[0].content': the prompt quoted back by the provider";
+    fake.reply({ error: 400, errorMessage: providerWords, requestId: "req_7f3a9c" });
+    const failure = await collect(provider().stream(request)).then(
+      () => expect.unreachable("the request was refused"),
+      (error: unknown) => error as Error,
+    );
+    expect(failure).toMatchObject({ kind: "bad_request", message: "The model provider refused the request (400). An admin can find the details in the server log." });
+    expect(failure.message).not.toContain("Invalid");
+    expect(warn).toHaveBeenCalledWith("model provider error", {
+      model: "gpt-4o-mini",
+      kind: "bad_request",
+      status: 400,
+      type: "invalid_request_error",
+      code: undefined,
+      message: `400 ${providerWords}`,
+      requestId: "req_7f3a9c",
+    });
   });
 
   it("times out a request that never answers", async () => {
@@ -55,7 +80,8 @@ describe("OpenAI provider against a fake OpenAI-compatible server (real SDK)", (
     await expect(collect(provider({ timeoutMs: 300 }).stream(request))).rejects.toMatchObject({ kind: "timeout" });
   });
 
-  it("cancels mid-stream with an AbortSignal", async () => {
+  it("cancels mid-stream with an AbortSignal, which is no provider error to log", async () => {
+    const warn = vi.spyOn(log, "warn");
     fake.reply({ content: "one two three four five six", delayMs: 50 });
     const controller = new AbortController();
     const seen: StreamEvent[] = [];
@@ -68,6 +94,7 @@ describe("OpenAI provider against a fake OpenAI-compatible server (real SDK)", (
       })(),
     ).rejects.toMatchObject({ kind: "cancelled" });
     expect(seen).toHaveLength(1);
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it("serves tool calls and embeddings to the SDK", async () => {
