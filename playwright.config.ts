@@ -53,6 +53,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       NEXT_TELEMETRY_DISABLED: "1",
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
+      // The specs sign in as the demo accounts, which a production start seeds only when asked.
+      SEED_DEMO: "1",
       // Agents' offline replies stream slowly enough to see them at work and to stop them.
       OFFLINE_MODEL_DELAY_MS: "60",
     },

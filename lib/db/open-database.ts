@@ -103,7 +103,11 @@ function ensureWritableDirectory(dir: string): void {
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // pgvector's filtered HNSW scans keep going until k rows pass the filter (vector-store.ts). A
+  // session setting, so no ALTER DATABASE (owner rights) is needed; pg-pool awaits onConnect before
+  // the client's first query. Without pgvector it is an unused placeholder, which PostgreSQL accepts.
+  const onConnect = (client: pg.ClientBase) => client.query("SET hnsw.iterative_scan = strict_order").then(() => undefined, () => undefined);
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, onConnect });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
   try {

@@ -6,9 +6,11 @@ import { procedureEmbeddingText } from "./manage-procedures";
 const BATCH = 64;
 
 /**
- * Embeds every knowledge chunk, episode and procedure again with `embedder`, drops the HNSW
- * indexes of the old dimension (start-up builds the new ones) and records the new model and
- * dimension. Run with Chorus stopped: it is `npm run reembed`.
+ * Embeds every knowledge chunk, episode and procedure again with `embedder` and records the new
+ * model and dimension. The HNSW indexes are partial, one per dimension (migration
+ * 20261125010000_retention_and_vector_indexes), so each row moves to the new dimension's index by
+ * itself; for a dimension without one, start-up says how to create it. Run with Chorus stopped:
+ * it is `npm run reembed`.
  */
 export async function reembedAll({ prisma, embedder }: { prisma: Prisma; embedder: Embedder }, progress: (done: number, total: number) => void = () => undefined) {
   const total = (await prisma.knowledgeChunk.count()) + (await prisma.episode.count()) + (await prisma.procedure.count());
@@ -23,9 +25,6 @@ export async function reembedAll({ prisma, embedder }: { prisma: Prisma; embedde
     }
     return rows.length;
   };
-  const indexes = await prisma.$queryRaw<{ name: string }[]>`SELECT indexname AS "name" FROM pg_indexes WHERE indexname LIKE '%_embedding_hnsw_%'`;
-  for (const { name } of indexes) await prisma.$executeRawUnsafe(`DROP INDEX IF EXISTS "${name.replace(/"/g, "")}"`);
-
   const chunks = await each(await prisma.knowledgeChunk.findMany({ select: { id: true, content: true } }), (row) => row.content, (row, embedding) => prisma.knowledgeChunk.update({ where: { id: row.id }, data: { embedding } }));
   const episodes = await each(
     await prisma.episode.findMany({ select: { id: true, summary: true, facts: true } }),

@@ -2,6 +2,7 @@ import type { Database, Prisma } from "@/lib/db/open-database";
 import { empty, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { log } from "@/lib/log/logger";
 import type { Embedder } from "./embedder";
+import { chooseSearchMode, VECTOR_TABLES, type VectorTable } from "./vector-indexes";
 
 export class MemoryStartupError extends Error {
   constructor(message: string) {
@@ -9,10 +10,6 @@ export class MemoryStartupError extends Error {
     this.name = "MemoryStartupError";
   }
 }
-
-/** The tables whose rows carry an `embedding real[]`. */
-export type VectorTable = "knowledge_chunks" | "episodes" | "procedures";
-const TABLES: VectorTable[] = ["knowledge_chunks", "episodes", "procedures"];
 
 export interface Neighbour {
   id: string;
@@ -36,7 +33,7 @@ export interface NearestQuery {
 }
 
 export interface VectorStore {
-  /** "pgvector": HNSW indexes; "exact": every row compared (PostgreSQL without pgvector). */
+  /** "pgvector": HNSW indexes; "exact": every row compared (no pgvector, or no index for the dimension). */
   readonly mode: "pgvector" | "exact";
   readonly dimensions: number;
   /** The `k` rows nearest `vector` among those matching `where`, in one statement. */
@@ -45,9 +42,9 @@ export interface VectorStore {
 
 /**
  * Checks the deployment's embedding dimension (stored on first start; another dimension stops
- * start-up with both numbers) and chooses the search: pgvector with HNSW cosine indexes on
- * (embedding::vector(D)) where the extension exists, exact cosine distance otherwise. Says once
- * which one is in use.
+ * start-up with both numbers) and chooses the search: pgvector with the migrations' HNSW cosine
+ * indexes on (embedding::vector(D)) where they exist for D, exact cosine distance otherwise
+ * (lib/memory/vector-indexes.ts says which, once).
  */
 export async function prepareVectorStore(db: Database, embedder: Pick<Embedder, "name" | "dimensions">): Promise<VectorStore> {
   const { prisma } = db;
@@ -70,18 +67,16 @@ export async function prepareVectorStore(db: Database, embedder: Pick<Embedder, 
     log.warn("embeddings come from another model than the stored ones: run `npm run reembed` for consistent search", { stored: stored.get("embedding.model"), configured: embedder.name });
   }
 
-  const mode = (await enablePgvector(prisma)) ? "pgvector" : "exact";
-  if (mode === "pgvector") {
-    await ensureIndexes(prisma, embedder.dimensions);
-    await keepScanningFilteredResults(db);
-  }
+  const mode = await chooseSearchMode(prisma, embedder.dimensions);
+  if (mode === "pgvector") await keepScanningFilteredResults(db);
   await refreshStatistics(prisma);
-  log.info(`memory search: ${mode === "pgvector" ? `pgvector HNSW indexes (${embedder.dimensions} dimensions)` : "exact cosine search (pgvector is not installed on this PostgreSQL)"}`);
   return vectorStore(prisma, mode, embedder.dimensions);
 }
 
 export function vectorStore(prisma: Prisma, mode: VectorStore["mode"], dimensions: number): VectorStore {
   const vectorType = raw(`vector(${Math.trunc(dimensions)})`);
+  // A literal, not a parameter: the planner must see it to use the partial index of this dimension.
+  const ofDimension = raw(`cardinality(t."embedding") = ${Math.trunc(dimensions)}`);
   return {
     mode,
     dimensions,
@@ -93,7 +88,7 @@ export function vectorStore(prisma: Prisma, mode: VectorStore["mode"], dimension
       const distance = mode === "exact" ? sql`chorus_cosine_distance(t."embedding", ${vector}::real[])` : sql`(t."embedding"::${vectorType}) <=> ${vector}::real[]::${vectorType}`;
       return prisma.$queryRaw<Row[]>`
         SELECT t."id", 1 - (${distance}) AS "score"${extra}
-        FROM ${from} ${join ?? empty} WHERE cardinality(t."embedding") > 0 AND ${where}
+        FROM ${from} ${join ?? empty} WHERE ${ofDimension} AND ${where}
         ORDER BY ${distance}${then} LIMIT ${k}`;
     },
   };
@@ -101,13 +96,13 @@ export function vectorStore(prisma: Prisma, mode: VectorStore["mode"], dimension
 
 /**
  * A filtered HNSW scan (one agent's rows) keeps searching until k rows pass the filter (pgvector
- * 0.8's iterative scans): set for the embedded database's one connection, or for every new
- * connection to this PostgreSQL database.
+ * 0.8's iterative scans). A session setting: here for the embedded database's one connection;
+ * PostgreSQL's connections get it as they open (lib/db/open-database.ts).
  */
 async function keepScanningFilteredResults(db: Database): Promise<void> {
+  if (db.engine !== "pglite") return;
   try {
-    if (db.engine === "pglite") await db.prisma.$executeRawUnsafe("SET hnsw.iterative_scan = strict_order");
-    else await db.prisma.$executeRawUnsafe(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET hnsw.iterative_scan = strict_order', current_database()); END $$`);
+    await db.prisma.$executeRawUnsafe("SET hnsw.iterative_scan = strict_order");
   } catch (error) {
     log.warn("pgvector iterative scans could not be switched on: a search filtered to one agent may return fewer results", { error });
   }
@@ -117,29 +112,6 @@ async function keepScanningFilteredResults(db: Database): Promise<void> {
  * Up-to-date row counts, so the planner picks the HNSW index over a scan once a table is large.
  * The embedded database has no autovacuum to do it: start-up and each ingestion ask for it.
  */
-export async function refreshStatistics(prisma: Prisma, tables: VectorTable[] = TABLES): Promise<void> {
+export async function refreshStatistics(prisma: Prisma, tables: readonly VectorTable[] = VECTOR_TABLES): Promise<void> {
   for (const table of tables) await prisma.$executeRawUnsafe(`ANALYZE "${table}"`);
-}
-
-async function enablePgvector(prisma: Prisma): Promise<boolean> {
-  const [available] = await prisma.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM pg_available_extensions WHERE name = 'vector'`;
-  if (!available?.count) return false;
-  try {
-    await prisma.$executeRawUnsafe("CREATE EXTENSION IF NOT EXISTS vector");
-    return true;
-  } catch (error) {
-    log.warn("pgvector is available but could not be enabled: using exact search", { error });
-    return false;
-  }
-}
-
-/** One HNSW cosine index per table for this dimension; rows of another dimension cannot exist (start-up refuses). */
-async function ensureIndexes(prisma: Prisma, dimensions: number): Promise<void> {
-  for (const table of TABLES) {
-    const name = `${table}_embedding_hnsw_${Math.trunc(dimensions)}`;
-    // Empty embeddings (a procedure not embedded yet) stay out of the index.
-    await prisma.$executeRawUnsafe(
-      `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" USING hnsw (("embedding"::vector(${Math.trunc(dimensions)})) vector_cosine_ops) WHERE cardinality("embedding") > 0`,
-    );
-  }
 }

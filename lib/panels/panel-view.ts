@@ -100,12 +100,13 @@ export function panelView(
       const own = turns.filter((turn) => turn.agentId === agent.id);
       const latest = own.at(-1);
       const answer = current.find((candidate) => candidate.agentId === agent.id) ?? null;
+      const given = answers.filter((candidate) => candidate.agentId === agent.id);
       return {
         ...agent,
-        state: stateOf(latest, answer !== null),
-        round: own.length,
+        // A finished panel's turn records are deleted after a while (lib/retention); its answers and votes stay and tell the rest.
+        ...(latest ? { state: stateOf(latest, answer !== null), round: own.length } : fromRecords(given, votes.filter((vote) => vote.voterAgentId === agent.id))),
         answer: answer && { id: answer.id, content: answer.content },
-        earlier: answers.filter((given) => given.agentId === agent.id && given !== answer).map(({ id, content }) => ({ id, content })),
+        earlier: given.filter((candidate) => candidate !== answer).map(({ id, content }) => ({ id, content })),
         votes: answer ? counted.filter((vote) => vote.valid && vote.answerId === answer.id).length : 0,
         ...(latest?.status === "failed" && latest.error ? { error: latest.error } : {}),
       };
@@ -114,8 +115,18 @@ export function panelView(
   };
 }
 
-function stateOf(turn: TurnRecord | undefined, answered: boolean): MemberState {
-  if (!turn) return "waiting";
+/**
+ * Without turn records: the agent's last act, and as many rounds as it left answers and votes
+ * (each start ends in one of them, unless it restarted or failed: a lower bound).
+ */
+function fromRecords(given: AnswerRecord[], cast: VoteRecord[]): { state: MemberState; round: number } {
+  const lastAnswer = Math.max(...given.map((answer) => answer.createdAt.getTime()));
+  const lastVote = Math.max(...cast.map((vote) => vote.createdAt.getTime()));
+  const state = lastVote > lastAnswer ? "voted" : given.length > 0 ? "answered" : "waiting";
+  return { state, round: given.length + cast.length };
+}
+
+function stateOf(turn: TurnRecord, answered: boolean): MemberState {
   if (turn.status === "working") return turn.round > 1 ? "restarting" : "working";
   if (turn.status === "answered" || turn.status === "voted" || turn.status === "failed") return turn.status;
   // Restarted, with no newer turn: its run ended there (no rounds left, or the panel ended).

@@ -10,6 +10,7 @@ import { embedderFor } from "@/lib/memory/memory-runtime";
 import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
 import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
+import { startRetentionSweep } from "@/lib/retention/retention-sweep";
 import { closeRuntime, initRuntime, startAgents, startMemory, stopAgents, workWakers } from "@/lib/runtime/runtime";
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -24,9 +25,10 @@ export interface ChorusServer {
 const DRAIN_MS = 3_000;
 
 /**
- * Composes one node: runtime (auth, seed), HTTP server, Socket.IO (with the Redis adapter when
- * REDIS_URL is set). `handle` is Next's request handler; without it only the auth API is served
- * (a realtime-only node, as the two-node test and the soak run).
+ * Composes one node: runtime (auth, seed), background work (agents, memory, retention), HTTP
+ * server, Socket.IO (with the Redis adapter when REDIS_URL is set). `handle` is Next's request
+ * handler; without it only the auth API is served (a realtime-only node, as the two-node test
+ * and the soak run).
  */
 export async function startChorus({ env, db, handle }: { env: Env; db: Database; handle?: RequestHandler }): Promise<ChorusServer> {
   const runtime = await initRuntime(env, db);
@@ -46,6 +48,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
   });
   runtime.realtime = realtime.publisher;
   startAgents(runtime, { offlineChunkDelayMs: env.OFFLINE_MODEL_DELAY_MS });
+  runtime.retention = startRetentionSweep({ prisma: db.prisma, policy: { snapshotDays: env.RETENTION_SNAPSHOT_DAYS, jobDays: env.RETENTION_JOB_DAYS } });
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
