@@ -18,7 +18,7 @@ export interface LiveReply {
  * the persisted message when it arrives.
  */
 export function useLiveReplies(conversationId: string) {
-  const [replies, setReplies] = useState<Map<string, { agent: MessageDelta["agent"]; replyToMessageId: string; pieces: string[] }>>(() => new Map());
+  const [replies, setReplies] = useState<Map<string, { agent: MessageDelta["agent"]; replyToMessageId: string; attempt: number; pieces: string[] }>>(() => new Map());
 
   useEffect(() => {
     const socket = getSocket();
@@ -26,11 +26,13 @@ export function useLiveReplies(conversationId: string) {
       if (delta.conversationId !== conversationId) return;
       setReplies((current) => {
         const next = new Map(current);
-        const entry = next.get(delta.dispatchId) ?? { agent: delta.agent, replyToMessageId: delta.replyToMessageId, pieces: [] };
-        // A first piece again: the turn was retried (its node shut down), so it starts over.
-        const pieces = delta.index === 0 ? [] : [...entry.pieces];
+        const entry = next.get(delta.dispatchId) ?? { agent: delta.agent, replyToMessageId: delta.replyToMessageId, attempt: delta.attempt, pieces: [] };
+        // A piece of an earlier attempt arriving late is stale: another node answers now.
+        if (delta.attempt < entry.attempt) return current;
+        // A new attempt (its node shut down or stalled), or a first piece again: it starts over.
+        const pieces = delta.attempt > entry.attempt || delta.index === 0 ? [] : [...entry.pieces];
         pieces[delta.index] = delta.text;
-        next.set(delta.dispatchId, { ...entry, pieces });
+        next.set(delta.dispatchId, { ...entry, attempt: delta.attempt, pieces });
         return next;
       });
     };

@@ -8,10 +8,11 @@ import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversation
 import { startConversation, startConversationSchema, type StartConversationInput } from "@/lib/conversations/start-conversation";
 import { sendMessage } from "@/lib/conversations/send-message";
 import { publicAction, userAction } from "@/lib/actions/safe-action";
-import { messaging, sessionDeps } from "@/lib/runtime/runtime";
+import { messaging } from "@/lib/runtime/runtime";
 import { assertParticipant } from "@/lib/conversations/assert-participant";
 import { AppError } from "@/lib/errors/app-error";
-import { endSession } from "@/lib/memory/end-session";
+import { requestSessionEnd } from "@/lib/memory/end-session";
+import { readSessionEnd } from "@/lib/memory/session-end-view";
 import { deleteMyEpisode, listMyEpisodes } from "@/lib/memory/my-episodes";
 
 const id = (what: string) => z.string().min(1, `Choose ${what}.`);
@@ -48,10 +49,19 @@ export const signOutAction = publicAction("sign-out", z.unknown(), async (_input
   redirect("/sign-in");
 });
 
+/** Ends the session now; the episodes are written in the background (readSessionEndAction, memory:session-end). */
 export const endSessionAction = userAction("end-session", z.object({ conversationId: conversationIdSchema }), async ({ conversationId }, { runtime, user }) => {
   await assertParticipant(runtime.db.prisma, { userId: user.id, conversationId });
-  if (!runtime.memory) throw new AppError("internal", "Memory is not running on this server.");
-  return { episodes: await endSession(sessionDeps(runtime, runtime.memory), { conversationId }) };
+  if (!runtime.sessionEnds) throw new AppError("internal", "Memory is not running on this server.");
+  const sessionEndId = await requestSessionEnd(runtime.db.prisma, { conversationId, requestedBy: user.id });
+  if (sessionEndId) runtime.sessionEnds.wake([sessionEndId]);
+  return { sessionEndId };
+});
+
+export const readSessionEndAction = userAction("read-session-end", z.object({ sessionEndId: id("a session end") }), async ({ sessionEndId }, { runtime, user }) => {
+  const view = await readSessionEnd(runtime.db.prisma, { id: sessionEndId, userId: user.id });
+  if (!view) throw new AppError("not_found", "That session end does not exist, or someone else ended it.");
+  return view;
 });
 
 export const listMyEpisodesAction = userAction("list-my-episodes", z.object({ agentId: id("an agent") }), ({ agentId }, { runtime, user }) =>

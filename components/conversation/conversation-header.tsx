@@ -1,13 +1,14 @@
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
-import { EndSessionButton, type EndSessionAction } from "@/components/memory/end-session-button";
+import { EndSessionButton, type EndSessionAction, type ReadSessionEndAction } from "@/components/memory/end-session-button";
 import { MyMemories, type MemoryActions } from "@/components/memory/my-memories";
 import { ForksMenu } from "@/components/handoffs/forks-menu";
 import { AddAgentMenu, type AddAgentAction } from "./add-agent-menu";
 
 export interface HeaderMemoryActions extends MemoryActions {
   endSession: EndSessionAction;
+  readSessionEnd: ReadSessionEndAction;
 }
 
 export function ConversationHeader({
@@ -43,7 +44,7 @@ export function ConversationHeader({
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           {conversation.type === "agent_dm" && conversation.peer && <MyMemories agentId={conversation.peer.id} agentName={conversation.peer.name} actions={memory} />}
           <ForksMenu conversationId={conversation.id} onOpenFork={onOpenFork} />
-          <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} />
+          <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} readSessionEnd={memory.readSessionEnd} />
           {conversation.type === "group" && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
         </div>
       )}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { SnapshotItem, SnapshotSection } from "@/lib/context/types";
+import type { ContextSnapshot, SnapshotItem, SnapshotSection } from "@/lib/context/types";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { useTurnContext } from "@/hooks/use-turn-context";
 import { BudgetBar } from "./budget-bar";
@@ -71,6 +71,7 @@ export function ContextInspector({ turnId, messages, onClose }: { turnId: string
                 {snapshot.handoff.stopped === "depth"
                   ? `Handoff limit reached (${snapshot.handoff.depth} of ${snapshot.handoff.maxDepth} for this message): the agent answered itself.`
                   : `May hand off to ${snapshot.handoff.specialists.map((handle) => `@${handle}`).join(", ")} (${snapshot.handoff.depth} of ${snapshot.handoff.maxDepth} handoffs made for this message).`}
+                {snapshot.handoff.rule !== undefined && ` ${ruleText(snapshot.handoff.rule)}`}
               </p>
             )}
             {snapshot.error === "budget" && (
@@ -119,4 +120,10 @@ export function ContextInspector({ turnId, messages, onClose }: { turnId: string
       </div>
     </dialog>
   );
+}
+
+/** Which routing rule decided an offline orchestrator's turn. */
+function ruleText(rule: NonNullable<ContextSnapshot["handoff"]>["rule"]): string {
+  if (!rule) return "No routing rule matched: the agent answered itself.";
+  return `Routing rule ${rule.index} (/${rule.pattern}/) matched${rule.to ? `: handed to @${rule.to}.` : ", but its specialist is no longer available."}`;
 }

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
+import { coverageText } from "@/lib/memory/coverage-text";
 import type { EpisodeView } from "@/lib/memory/my-episodes";
 
 export interface MemoryActions {
@@ -63,7 +64,10 @@ export function MyMemories({ agentId, agentName, actions }: { agentId: string; a
               <ul aria-label="Memories" className="divide-y divide-slate-200 dark:divide-slate-800">
                 {episodes.map((episode) => (
                   <li key={episode.id} className="space-y-1 py-2 text-sm">
-                    <p className="text-xs text-muted">{new Date(episode.endedAt).toLocaleString()}</p>
+                    <p className="text-xs text-muted">
+                      {new Date(episode.endedAt).toLocaleString()}
+                      {coverageText(episode.coverage) && ` · ${coverageText(episode.coverage)}`}
+                    </p>
                     <p>{episode.summary}</p>
                     {episode.facts.length > 0 && (
                       <ul className="list-disc pl-5 text-xs">

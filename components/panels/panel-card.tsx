@@ -34,6 +34,7 @@ const endings: Record<string, string> = {
   time: "time ran out",
   tokens: "the token cap was reached",
   failed: "every agent failed",
+  error: "it kept failing and was stopped",
 };
 
 /** The panel's agents side by side (stacked at phone width): state, current answer, votes received; then every vote with its reason. */

@@ -7,7 +7,8 @@ import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 
 export interface AgentReply {
   dispatchId: string;
-  attempts: number;
+  /** The turn's attempt: the reply is written only while it holds the dispatch. */
+  attempt: number;
   conversationId: string;
   agent: { id: string; handle: string; displayName: string; color: string };
   content: string;
@@ -57,7 +58,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
     WITH finished AS (
       UPDATE "dispatches" SET "status" = ${reply.outcome}::"DispatchStatus", "replyMessageId" = ${id}, "leaseUntil" = NULL,
         "lastError" = ${reply.metadata.error ?? null}, "updatedAt" = now()
-      WHERE "id" = ${reply.dispatchId} AND "status" = 'running' AND "attempts" = ${reply.attempts}
+      WHERE "id" = ${reply.dispatchId} AND "status" = 'running' AND "attempt" = ${reply.attempt}
       RETURNING "id"
     ), allocated AS (
       UPDATE "conversations" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = now()
@@ -103,9 +104,9 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
  */
 function queueFollowUp(turn: FollowUpTurn, after: string, replyId: string) {
   return sql`, queued AS (
-      INSERT INTO "dispatches" ("id", "messageId", "agentId", "conversationId", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff", "status", "attempts", "leaseUntil", "createdAt", "updatedAt")
+      INSERT INTO "dispatches" ("id", "messageId", "agentId", "conversationId", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff", "status", "attempt", "leaseUntil", "leasedBy", "createdAt", "updatedAt")
       SELECT ${turn.id}, ${turn.messageId ?? replyId}, ${turn.agentId}, ${turn.conversationId}, ${turn.askMessageId}, ${turn.mode}, ${turn.historyLimit}, ${turn.depth}, ${turn.allowHandoff},
-             CASE WHEN busy THEN 'pending' ELSE 'running' END::"DispatchStatus", CASE WHEN busy THEN 0 ELSE 1 END, CASE WHEN busy THEN NULL ELSE d."leaseUntil" END,
+             CASE WHEN busy THEN 'pending' ELSE 'running' END::"DispatchStatus", CASE WHEN busy THEN 0 ELSE 1 END, CASE WHEN busy THEN NULL ELSE d."leaseUntil" END, CASE WHEN busy THEN NULL ELSE d."leasedBy" END,
              d."createdAt", now()
       FROM "dispatches" d, LATERAL (
         SELECT EXISTS (

@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
-import { releaseDispatch, type ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
+import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
+import { whileHeld, type Lease } from "@/lib/jobs/lease";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { LlmError, type ToolSpec } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
@@ -13,13 +14,12 @@ import { HANDOFF_TOOL, handoffTool, readHandoffCall } from "@/lib/handoffs/hando
 import type { Published } from "./append-message";
 import { mergeForkResult } from "@/lib/handoffs/merge-fork-result";
 import { persistHandoff } from "@/lib/handoffs/persist-handoff";
-import { routeByRules } from "@/lib/handoffs/route-by-rules";
 import { routedSummary } from "@/lib/handoffs/routed-summary";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { loadTurnContext, type TurnContext } from "./load-turn-context";
 import { prepareTurn, type PreparedTurn } from "./prepare-turn";
 import { persistAgentReply } from "./persist-agent-reply";
-import { NODE_SHUTDOWN, type RunningTurns } from "./running-turns";
+import type { RunningTurns } from "./running-turns";
 
 /** A complete answer, for the write phase. */
 export interface Answer {
@@ -42,8 +42,8 @@ export interface AgentTurnDeps {
   tools?: ToolSpec[];
   /** After a complete answer (the write phase: e.g. a procedure worth keeping). */
   onAnswered?(answer: Answer): void;
-  /** Runs a handoff's next turn now: one this node holds directly, one that waits by waking the worker. */
-  continueWith?(next: ClaimedDispatch, held: boolean): void;
+  /** Runs a handoff's next turn now: one this node holds (under the lease's time) directly, one that waits by waking the worker. */
+  continueWith?(next: ClaimedDispatch, held: { expiresAt: number } | null): void;
 }
 
 /**
@@ -53,18 +53,22 @@ export interface AgentTurnDeps {
  * went wrong; Stop keeps the text that had arrived; a context that cannot fit the budget is an
  * attributed error without a call. An orchestrator may hand off instead of answering: through the
  * handoff tool (real models) or its routing rules (offline model).
+ *
+ * The turn runs under its dispatch's lease: losing it (or the node stopping) aborts the model
+ * call, nothing more is emitted, and every write is refused unless this attempt still holds it.
  */
-export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
-  const signal = deps.turns.start(job.id);
+export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, lease: Lease): Promise<void> {
+  const deps = { ...given, publisher: () => whileHeld(given.publisher(), lease) };
+  const signal = AbortSignal.any([deps.turns.start(job.id), lease.signal]);
   const started = performance.now();
   let prepared: PreparedTurn;
   try {
-    prepared = await prepareTurn(deps, { job, signal });
+    prepared = await prepareTurn(deps, { job, signal, lease });
   } catch (error) {
     deps.turns.finish(job.id);
     throw error;
   }
-  const { agent, participantUserIds, assembly, provider, handoffs } = prepared;
+  const { agent, participantUserIds, assembly, provider, handoffs, route } = prepared;
   const actor = { kind: "agent" as const, id: agent.id, name: agent.displayName };
   const view = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
   // After a handoff the reply answers the person's message, not the handoff message.
@@ -73,11 +77,11 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   if (assembly.snapshot.error === "budget") {
     deps.turns.finish(job.id);
     log.warn("agent context over budget", { dispatchId: job.id, agentId: agent.id, budget: assembly.snapshot.budget.maxTokens });
-    await finish(deps, job, prepared, "failed", overBudgetMessage(agent.displayName, assembly.snapshot), { ...base, latencyMs: 0, error: "budget" });
+    await finish(deps, job, lease, prepared, "failed", overBudgetMessage(agent.displayName, assembly.snapshot), { ...base, latencyMs: 0, error: "budget" });
     return;
   }
   const handOff = (request: Parameters<typeof decideHandoff>[1], extra: Partial<MessageMetadata>) =>
-    recordHandoff(deps, job, prepared, decideHandoff(handoffs.specialists, request, { orchestrator: agent.displayName, forkDepth: prepared.forkDepth }), {
+    recordHandoff(deps, job, lease, prepared, decideHandoff(handoffs.specialists, request, { orchestrator: agent.displayName, forkDepth: prepared.forkDepth }), {
       ...base,
       ...extra,
       latencyMs: Math.round(performance.now() - started),
@@ -92,7 +96,6 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   // Indicators expire without a refresh; a long answer keeps its "thinking…" alive.
   const stillThinking = setInterval(() => announce(true), TYPING_REFRESH_MS);
   try {
-    const route = handoffs.open && provider.name === "offline" ? routeByRules(handoffs.settings, prepared.current.content) : null;
     const target = route && handoffs.specialists.find((specialist) => specialist.agentId === route.agentId);
     if (route && target) {
       const summary = await routedSummary({ provider, model: agent.model, history: prepared.history, current: prepared.current, signal });
@@ -108,7 +111,7 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
       else if (event.type === "tool_call") toolCalls.push(event);
       else {
         text += event.text;
-        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: answering, agent: view, index: index++, text: event.text });
+        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: answering, agent: view, attempt: job.attempt, index: index++, text: event.text });
       }
     }
     const handoffCall = handoffs.open ? toolCalls.find((call) => call.name === HANDOFF_TOOL) : undefined;
@@ -116,20 +119,18 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
       await handOff(readHandoffCall(handoffCall.arguments), { usage });
       return;
     }
-    await finish(deps, job, prepared, "done", text || "(answered without text)", { ...base, usage, latencyMs: Math.round(performance.now() - started) });
+    await finish(deps, job, lease, prepared, "done", text || "(answered without text)", { ...base, usage, latencyMs: Math.round(performance.now() - started) });
     deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, provider: provider.name, question: prepared.current.content, reply: text, toolCalls });
   } catch (error) {
-    if (!(error instanceof LlmError)) throw error; // database trouble: the lease lapses and the turn is retried
+    // Database trouble is retried by the worker; a lost lease or a stopping node ends the turn
+    // here (the worker gives it back for another node, whose streaming bubble restarts it).
+    if (!(error instanceof LlmError) || lease.signal.aborted) throw error;
     const latencyMs = Math.round(performance.now() - started);
-    if (error.kind === "cancelled" && signal.reason === NODE_SHUTDOWN) {
-      // Another node answers from the start; the clients' streaming bubble restarts with it.
-      await releaseDispatch(deps.prisma, job);
-      log.info("agent turn released at shutdown", { dispatchId: job.id });
-    } else if (error.kind === "cancelled") {
-      await finish(deps, job, prepared, "done", text || "(stopped before answering)", { ...base, usage, latencyMs, stopped: true });
+    if (error.kind === "cancelled") {
+      await finish(deps, job, lease, prepared, "done", text || "(stopped before answering)", { ...base, usage, latencyMs, stopped: true });
     } else {
       log.warn("agent could not answer", { dispatchId: job.id, agentId: agent.id, kind: error.kind });
-      await finish(deps, job, prepared, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });
+      await finish(deps, job, lease, prepared, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });
     }
   } finally {
     clearInterval(stillThinking);
@@ -138,12 +139,13 @@ export async function runAgentTurn(deps: AgentTurnDeps, job: ClaimedDispatch): P
   }
 }
 
-/** A dispatch that failed too often (its workers kept dying) ends with a visible message. */
-export async function giveUpTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Promise<void> {
+/** A dispatch that failed too often (its workers kept dying, or the database kept failing) ends with a visible message. */
+export async function giveUpTurn(given: AgentTurnDeps, job: ClaimedDispatch, lease: Lease): Promise<void> {
+  const deps = { ...given, publisher: () => whileHeld(given.publisher(), lease) };
   const turn = await loadTurnContext(deps.prisma, job);
   const { agent } = turn;
-  const content = `${agent.displayName} could not answer this message after ${job.attempts - 1} attempts.`;
-  await finish(deps, job, turn, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, replyToMessageId: job.askMessageId ?? job.messageId, isHandoffSummary: false, isToolResult: false, error: "attempts" });
+  const content = `${agent.displayName} could not answer this message after ${job.failures} attempts.`;
+  await finish(deps, job, lease, turn, "failed", content, { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, replyToMessageId: job.askMessageId ?? job.messageId, isHandoffSummary: false, isToolResult: false, error: "attempts" });
 }
 
 /**
@@ -153,6 +155,7 @@ export async function giveUpTurn(deps: AgentTurnDeps, job: ClaimedDispatch): Pro
 async function finish(
   deps: AgentTurnDeps,
   job: ClaimedDispatch,
+  lease: Lease,
   { agent, forkDepth }: Pick<TurnContext, "agent" | "forkDepth">,
   outcome: "done" | "failed",
   content: string,
@@ -160,7 +163,7 @@ async function finish(
 ): Promise<void> {
   const reply = {
     dispatchId: job.id,
-    attempts: job.attempts,
+    attempt: job.attempt,
     conversationId: job.conversationId,
     agent: { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color },
     content,
@@ -175,22 +178,17 @@ async function finish(
           const persisted = await persistAgentReply(tx, reply);
           return persisted && [persisted, ...(await mergeForkResult(tx, { forkId: job.conversationId, reply: persisted.message, model: agent.model }))];
         });
-  if (!written) {
-    log.warn("agent reply dropped: the dispatch was taken over", { dispatchId: job.id, attempt: job.attempts });
-    return;
-  }
+  if (!written) return lease.lose("its reply was refused: another attempt owns the turn");
   publish(deps, written);
 }
 
 /** The orchestrator's handoff (or its refusal) ends its turn; the next turn is already queued. */
-async function recordHandoff(deps: AgentTurnDeps, job: ClaimedDispatch, { agent }: TurnContext, decision: HandoffDecision, metadata: Omit<MessageMetadata, "timestamp">): Promise<void> {
+async function recordHandoff(deps: AgentTurnDeps, job: ClaimedDispatch, lease: Lease, { agent }: TurnContext, decision: HandoffDecision, metadata: Omit<MessageMetadata, "timestamp">): Promise<void> {
   const orchestrator = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
   const written = await persistHandoff(deps.prisma, { job, orchestrator, model: agent.model, metadata: { ...metadata, timestamp: new Date().toISOString() }, decision });
-  if (!written) {
-    log.warn("handoff dropped: the dispatch was taken over", { dispatchId: job.id, attempt: job.attempts });
-    return;
-  }
-  deps.continueWith?.(written.next, written.held);
+  if (!written) return lease.lose("its handoff was refused: another attempt owns the turn");
+  // A next turn written running carries this lease's expiry: this node runs it at once.
+  deps.continueWith?.(written.next, written.held ? { expiresAt: lease.expiresAt } : null);
   if (decision.kind === "refused") log.warn("handoff refused", { dispatchId: job.id, agentId: agent.id, requested: decision.requested, why: decision.why });
   publish(deps, [written.handoff]);
 }

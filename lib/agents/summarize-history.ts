@@ -2,6 +2,7 @@ import { summaryText } from "@/lib/context/section-text";
 import { SUMMARY_INSTRUCTION } from "@/lib/llm/instructions";
 import type { ConversationMessage, Summarize } from "@/lib/context/types";
 import type { Prisma } from "@/lib/db/open-database";
+import type { Lease } from "@/lib/jobs/lease";
 import type { LlmProvider } from "@/lib/llm/types";
 
 export interface SummarizerOptions {
@@ -13,6 +14,8 @@ export interface SummarizerOptions {
   /** The summary's `max_tokens` (the agent's summary max tokens, default 300). */
   maxTokens: number;
   signal?: AbortSignal;
+  /** The turn's lease: a turn that lost it does not write the cache. */
+  lease?: Pick<Lease, "assertHeld">;
 }
 
 /** A message as a summary prompt lists it: `handle: text`. */
@@ -37,6 +40,7 @@ export function createSummarizer(options: SummarizerOptions): Summarize {
     const prompt = [SUMMARY_INSTRUCTION, ...(extending ? [summaryText(cached.text)] : []), ...fresh.map(labelMessage)].join("\n");
     const text = await completeText(options, prompt);
     const fromSeq = extending ? cached.fromSeq : first;
+    options.lease?.assertHeld();
     await prisma.conversationSummary.upsert({
       where: { conversationId_agentId: { conversationId, agentId } },
       create: { conversationId, agentId, fromSeq, toSeq: last, text },

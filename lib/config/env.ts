@@ -35,8 +35,29 @@ const envSchema = z.object({
   ),
   /** Pause before each word of the offline model (ms): about the pace of a real model. */
   OFFLINE_MODEL_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(40),
-  /** Set to "false" to skip seeding demo data into a new embedded database. */
-  SEED_DEMO: z.enum(["true", "false"]).default("true"),
+  /**
+   * Background work (agent turns, panels, ingestion, session ends) is leased for this long and
+   * renewed every third of it; a node silent for longer loses its jobs to another node.
+   */
+  JOB_LEASE_MS: z.coerce.number().int().min(500).max(10 * 60_000).default(30_000),
+  /** How often each node looks for other nodes' jobs, retries and expired leases. */
+  JOB_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /**
+   * The demo accounts have a published password: 1/true seeds them on any database, 0/false
+   * never; unset, only in development on the embedded database (see lib/seed/prepare-first-start.ts).
+   */
+  SEED_DEMO: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.enum(["1", "true", "0", "false"], { error: "use 1/true or 0/false" }).optional())
+    .transform((value) => (value === undefined ? undefined : value === "1" || value === "true"))
+    .optional(),
+  /** Days context snapshots are kept (0 = forever); see lib/retention. */
+  RETENTION_SNAPSHOT_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
+  /** Days finished agent turns (dispatches) and ended panels' turn records are kept (0 = forever). */
+  RETENTION_JOB_DAYS: z.coerce.number().int().min(0).max(36_500).default(14),
 });
 
 export type Env = z.infer<typeof envSchema> & {

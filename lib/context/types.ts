@@ -120,7 +120,18 @@ export interface ContextSnapshot {
    * Orchestrators only: handoffs already made for the message, the limit, the specialists it was
    * offered, and `stopped: "depth"` when the limit made it answer itself.
    */
-  handoff?: { depth: number; maxDepth: number; specialists: string[]; stopped?: "depth" };
+  handoff?: {
+    depth: number;
+    maxDepth: number;
+    specialists: string[];
+    stopped?: "depth";
+    /**
+     * The offline model routes by the orchestrator's rules: the rule that matched (1-based, its
+     * pattern and the specialist it names, null when that one is gone), or null when none did.
+     * Absent when rules were not consulted (a real model decides by tool call).
+     */
+    rule?: { index: number; pattern: string; to: string | null } | null;
+  };
   /** Panel turns: which panel and round, and how many answers and votes the agent was shown. */
   panel?: { panelId: string; round: number; maxRounds: number; answers: number; votes: number };
 }

@@ -49,7 +49,7 @@ export const messageMetadataSchema = z.object({
   panel: z
     .object({
       panelId: z.string(),
-      endedReason: z.enum(["all_voted", "max_rounds", "time", "tokens", "failed"]),
+      endedReason: z.enum(["all_voted", "max_rounds", "time", "tokens", "failed", "error"]),
       winnerAnswerId: z.string().nullable(),
       tokensUsed: z.number(),
       answers: z.array(z.object({ id: z.string(), agentId: z.string(), votes: z.number() })),

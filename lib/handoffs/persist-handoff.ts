@@ -32,7 +32,7 @@ export async function persistHandoff(prisma: Prisma, { job, orchestrator, model,
       : undefined;
   const reply = {
     dispatchId: job.id,
-    attempts: job.attempts,
+    attempt: job.attempt,
     conversationId: job.conversationId,
     agent: orchestrator,
     content,
@@ -53,7 +53,8 @@ export async function persistHandoff(prisma: Prisma, { job, orchestrator, model,
   return prisma
     .$transaction(async (tx) => {
       const forkAsk = await createFork(tx, { forkId, parentId: job.conversationId, askMessageId, agentId: target.agentId, title: `${target.displayName} · fork`, copies: target.forkHistory });
-      const followUp = { id: next, messageId: forkAsk, agentId: target.agentId, conversationId: forkId, askMessageId: null, mode, historyLimit: null, depth: 0, allowHandoff: true } satisfies FollowUpTurn;
+      // depth counts the message's handoffs across fork levels, so maxDepth bounds the whole chain.
+      const followUp = { id: next, messageId: forkAsk, agentId: target.agentId, conversationId: forkId, askMessageId: null, mode, historyLimit: null, depth: job.depth + 1, allowHandoff: true } satisfies FollowUpTurn;
       const persisted = await persistAgentReply(tx, { ...reply, followUp });
       // The dispatch was taken over: the fork must not exist either.
       if (!persisted) throw new DispatchTakenOver();
@@ -71,7 +72,7 @@ class DispatchTakenOver extends Error {}
 function withNext(persisted: PersistedReply | null, turn: FollowUpTurn & { messageId?: string }) {
   if (!persisted) return null;
   const { followUp, ...handoff } = persisted;
-  const next: ClaimedDispatch = { ...turn, messageId: turn.messageId ?? handoff.message.id, attempts: 1 };
+  const next: ClaimedDispatch = { ...turn, messageId: turn.messageId ?? handoff.message.id, attempt: 1, failures: 0 };
   return { handoff, next, held: followUp?.held === true };
 }
 

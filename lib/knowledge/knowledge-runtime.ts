@@ -10,10 +10,16 @@ async function projectAdmins(prisma: Prisma, agentId: string): Promise<string[]>
 }
 
 /** The node's ingestion worker, reporting progress to the admins over the socket. */
-export function startKnowledge({ prisma, embedder, publisher }: { prisma: Prisma; embedder: Embedder; publisher: () => RealtimePublisher }): KnowledgeWorker {
-  return startKnowledgeWorker({
-    prisma,
-    embedder,
-    onProgress: (document) => void projectAdmins(prisma, document.agentId).then((admins) => publisher().knowledgeProgress(admins, document)),
-  });
+export function startKnowledge(
+  { prisma, embedder, publisher }: { prisma: Prisma; embedder: Embedder; publisher: () => RealtimePublisher },
+  worker: { leaseMs?: number; pollMs?: number } = {},
+): KnowledgeWorker {
+  return startKnowledgeWorker(
+    {
+      prisma,
+      embedder,
+      onProgress: (document) => void projectAdmins(prisma, document.agentId).then((admins) => publisher().knowledgeProgress(admins, document)),
+    },
+    worker,
+  );
 }

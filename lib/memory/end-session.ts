@@ -1,95 +1,176 @@
 import { randomUUID } from "node:crypto";
+import { readContextSettings } from "@/lib/agents/agent-settings";
 import type { Prisma } from "@/lib/db/open-database";
-import { EPISODE_INSTRUCTION } from "@/lib/llm/instructions";
+import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { claimJob, updateHeldJob, type JobTable } from "@/lib/jobs/job-table";
+import type { Lease } from "@/lib/jobs/lease";
+import { startLeasedWorker, type ClaimedJob, type LeasedWorker } from "@/lib/jobs/leased-worker";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
-import type { LlmProvider } from "@/lib/llm/types";
+import { counterFor } from "@/lib/llm/token-counter";
+import { LlmError } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
-import type { Embedder } from "./embedder";
-
+import { EmbeddingError, type Embedder } from "./embedder";
+import { readSessionEnd, type SessionEndView } from "./session-end-view";
+import { episodeSources, type SessionMessage } from "./session-transcripts";
+import { summariseSession, type SessionSummary } from "./summarise-session";
 
 export interface SessionDeps {
   prisma: Prisma;
   embedder: Embedder;
   providerFor: ProviderFor;
+  /** Tells the person who pressed End session how it went (their own episodes only). */
+  onUpdate(userId: string, view: SessionEndView): void;
 }
 
-interface SessionMessage {
-  seq: number;
-  content: string;
-  createdAt: Date;
-  authorUserId: string | null;
-  authorAgentId: string | null;
-  authorHandle: string | null;
+export interface ClaimedSessionEnd extends ClaimedJob {
+  conversationId: string;
+  fromSeq: number;
+  toSeq: number;
+  requestedBy: string | null;
+}
+
+/** A session's end is a leased job: pending → running (leased) → done, or failed with the reason. */
+export const sessionEndTable: JobTable = {
+  name: "session_ends",
+  kind: "session end",
+  waiting: sql`"status" = 'pending'`,
+  active: sql`"status" = 'running'`,
+  onClaim: sql`"status" = 'running'`,
+  onRelease: sql`"status" = 'pending'`,
+  columns: sql`"id", "conversationId", "fromSeq", "toSeq", "requestedBy", "attempt", "failures", "lastError"`,
+};
+
+/**
+ * Ends a conversation's open session now (seed 002's write phase), recorded in one statement:
+ * the session's range is closed and its job queued together, so its messages become episodes
+ * once, whichever node or sweep ends it, and a failure later loses nothing. Returns the job's
+ * id, or null when nothing was said since the last end.
+ */
+export async function requestSessionEnd(prisma: Prisma, { conversationId, requestedBy }: { conversationId: string; requestedBy: string | null }): Promise<string | null> {
+  const [row] = await prisma.$queryRaw<{ id: string }[]>`
+    WITH previous AS (SELECT "sessionClosedSeq" AS "fromSeq" FROM "conversations" WHERE "id" = ${conversationId} AND "type" <> 'fork' FOR UPDATE),
+    closed AS (
+      UPDATE "conversations" c SET "sessionClosedSeq" = c."lastSeq"
+      FROM previous WHERE c."id" = ${conversationId} AND c."lastSeq" > previous."fromSeq"
+      RETURNING previous."fromSeq" AS "fromSeq", c."lastSeq" AS "toSeq"
+    )
+    INSERT INTO "session_ends" ("id", "conversationId", "fromSeq", "toSeq", "requestedBy")
+    SELECT ${randomUUID()}, ${conversationId}, "fromSeq", "toSeq", ${requestedBy} FROM closed
+    RETURNING "id"`;
+  return row?.id ?? null;
 }
 
 /**
- * Ends a conversation's open session (seed 002's write phase): one episode for each person and
- * agent who both spoke in it, with a summary, key facts, the time range and an embedding. The
- * session is claimed first (its end seq moves in one statement), so two nodes, or the idle sweep
- * and a person pressing "End session", never write it twice. Returns how many episodes it wrote.
+ * The idle sweep's one statement: every conversation quiet for `idleMinutes` with an open
+ * session (oldest first, at most `limit`) has it closed and its job queued. SKIP LOCKED keeps
+ * two nodes' sweeps off the same conversation. Returns the jobs' ids.
  */
-export async function endSession(deps: SessionDeps, { conversationId }: { conversationId: string }): Promise<number> {
-  const { prisma } = deps;
-  const [claimed] = await prisma.$queryRaw<{ fromSeq: number; toSeq: number }[]>`
-    WITH previous AS (SELECT "sessionClosedSeq" AS "fromSeq" FROM "conversations" WHERE "id" = ${conversationId} FOR UPDATE)
-    UPDATE "conversations" c SET "sessionClosedSeq" = c."lastSeq"
-    FROM previous WHERE c."id" = ${conversationId} AND c."lastSeq" > previous."fromSeq"
-    RETURNING previous."fromSeq" AS "fromSeq", c."lastSeq" AS "toSeq"`;
-  if (!claimed) return 0;
+export async function enqueueIdleSessions(prisma: Prisma, { idleMinutes, limit = 100 }: { idleMinutes: number; limit?: number }): Promise<string[]> {
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    WITH idle AS (
+      SELECT "id", "sessionClosedSeq" AS "fromSeq", "lastSeq" AS "toSeq" FROM "conversations"
+      WHERE "lastSeq" > "sessionClosedSeq" AND "type" <> 'fork' AND "updatedAt" < now() - ${idleMinutes} * interval '1 minute'
+      ORDER BY "updatedAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    ), closed AS (
+      UPDATE "conversations" c SET "sessionClosedSeq" = idle."toSeq" FROM idle WHERE c."id" = idle."id"
+    )
+    INSERT INTO "session_ends" ("id", "conversationId", "fromSeq", "toSeq")
+    SELECT gen_random_uuid()::text, "id", "fromSeq", "toSeq" FROM idle
+    RETURNING "id"`;
+  return rows.map((row) => row.id);
+}
+
+async function sessionMessages(prisma: Prisma, job: ClaimedSessionEnd): Promise<{ type: string; messages: SessionMessage[] }> {
   const messages = await prisma.$queryRaw<SessionMessage[]>`
-    SELECT m."seq", m."content", m."createdAt", m."authorUserId", m."authorAgentId", COALESCE(u."handle", a."handle") AS "authorHandle"
+    SELECT m."id", m."seq", m."content", m."createdAt", m."authorUserId", m."authorAgentId", COALESCE(u."handle", a."handle") AS "authorHandle",
+           m."metadata"->>'replyToMessageId' AS "replyToMessageId",
+           ARRAY(SELECT x."userId" FROM "message_mentions" x WHERE x."messageId" = m."id" AND x."userId" IS NOT NULL) AS "mentionedUserIds",
+           ARRAY(SELECT x."agentId" FROM "message_mentions" x WHERE x."messageId" = m."id" AND x."agentId" IS NOT NULL) AS "mentionedAgentIds"
     FROM "messages" m LEFT JOIN "users" u ON u."id" = m."authorUserId" LEFT JOIN "agents" a ON a."id" = m."authorAgentId"
-    WHERE m."conversationId" = ${conversationId} AND m."seq" > ${claimed.fromSeq} AND m."seq" <= ${claimed.toSeq} AND m."role" <> 'system'
+    WHERE m."conversationId" = ${job.conversationId} AND m."seq" > ${job.fromSeq} AND m."seq" <= ${job.toSeq} AND m."role" <> 'system'
     ORDER BY m."seq"`;
-  const people = [...new Set(messages.flatMap((message) => (message.authorUserId ? [message.authorUserId] : [])))];
-  const agentIds = [...new Set(messages.flatMap((message) => (message.authorAgentId ? [message.authorAgentId] : [])))];
-  if (people.length === 0 || agentIds.length === 0) return 0;
-  const agents = await prisma.agent.findMany({ where: { id: { in: agentIds } }, select: { id: true, provider: true, model: true } });
-  const transcript = messages.map((message) => `${message.authorHandle ?? "someone"}: ${message.content}`).join("\n");
-  let written = 0;
-  for (const agent of agents) {
-    const { summary, facts } = await summariseSession(deps.providerFor(agent), agent.model, transcript);
-    const [embedding] = await deps.embedder.embed([episodeEmbeddingText({ summary, facts })]);
-    await prisma.episode.createMany({
-      data: people.map((userId) => ({
-        id: randomUUID(),
-        agentId: agent.id,
-        userId,
-        conversationId,
-        summary,
-        facts,
-        fromSeq: messages[0]!.seq,
-        toSeq: messages.at(-1)!.seq,
-        startedAt: messages[0]!.createdAt,
-        endedAt: messages.at(-1)!.createdAt,
-        embedding: embedding!,
-      })),
-    });
-    written += people.length;
+  const conversation = await prisma.conversation.findUnique({ where: { id: job.conversationId }, select: { type: true } });
+  return { type: conversation?.type ?? "group", messages };
+}
+
+/**
+ * Writes a session's episodes (see episodeSources: per person, plus a channel's own summary),
+ * each summarised within its agent's model budget and embedded, then stores them and marks the
+ * job done in one transaction, only while this attempt holds the job. A model or embedding
+ * failure throws: the worker retries later, and nothing is lost.
+ */
+export async function writeEpisodes(deps: SessionDeps, job: ClaimedSessionEnd, lease: Lease): Promise<void> {
+  const { prisma } = deps;
+  const { type, messages } = await sessionMessages(prisma, job);
+  const sources = episodeSources(type, messages);
+  const agents = await prisma.agent.findMany({ where: { id: { in: [...new Set(sources.map((source) => source.agentId))] } }, select: { id: true, provider: true, model: true, contextSettings: true } });
+  const episodes: (SessionSummary & { agentId: string; userId: string | null; fromSeq: number; toSeq: number; startedAt: Date; endedAt: Date })[] = [];
+  for (const source of sources) {
+    const agent = agents.find((candidate) => candidate.id === source.agentId);
+    if (!agent) continue; // deleted since: it keeps nothing
+    lease.signal.throwIfAborted();
+    const counter = counterFor(agent.model);
+    const summary = await summariseSession(
+      { provider: deps.providerFor(agent), model: agent.model, budget: readContextSettings(agent.contextSettings).maxWorkingMemoryTokens, count: (text) => counter.count(text), signal: lease.signal },
+      source.messages.map((message) => `${message.authorHandle ?? "someone"}: ${message.content}`),
+    );
+    const first = source.messages[0]!;
+    const last = source.messages.at(-1)!;
+    episodes.push({ ...summary, agentId: agent.id, userId: source.userId, fromSeq: first.seq, toSeq: last.seq, startedAt: first.createdAt, endedAt: last.createdAt });
   }
-  log.info("session ended", { conversationId, episodes: written });
-  return written;
+  const embeddings = episodes.length > 0 ? await deps.embedder.embed(episodes.map(episodeEmbeddingText)) : [];
+  lease.assertHeld();
+  const written = await prisma.$transaction(async (tx) => {
+    if (!(await updateHeldJob(tx, sessionEndTable, lease, sql`"status" = 'done', "episodes" = ${episodes.length}, "leaseUntil" = NULL, "leasedBy" = NULL, "lastError" = NULL`))) return false;
+    await tx.episode.createMany({
+      data: episodes.map((episode, index) => ({ id: randomUUID(), sessionEndId: job.id, conversationId: job.conversationId, embedding: embeddings[index]!, ...episode })),
+      skipDuplicates: true,
+    });
+    return true;
+  });
+  if (!written) return lease.lose("its episodes were refused: another attempt owns the session end");
+  log.info("session ended", { conversationId: job.conversationId, sessionEndId: job.id, episodes: episodes.length });
+  await tell(deps, job);
 }
 
 /** What an episode is recalled by: its summary and facts. */
 export const episodeEmbeddingText = (episode: { summary: string; facts: string[] }) => `${episode.summary} ${episode.facts.join(" ")}`;
 
-async function summariseSession(provider: LlmProvider, model: string, transcript: string): Promise<{ summary: string; facts: string[] }> {
-  let text = "";
-  for await (const event of provider.stream({ model, messages: [{ role: "user", content: `${EPISODE_INSTRUCTION}\n${transcript}` }], temperature: 0, maxOutputTokens: 400 })) {
-    if (event.type === "delta") text += event.text;
-  }
-  const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
-  const facts = lines.filter((line) => line.startsWith("- ")).map((line) => line.slice(2).trim()).slice(0, 10);
-  const summary = lines.filter((line) => !line.startsWith("- ")).join(" ").trim() || transcript.slice(0, 300);
-  return { summary, facts };
+/** Why no episodes were kept, in words a person can act on (never an internal error's text). */
+export function sessionEndFailureReason(error: unknown): string {
+  if (error instanceof LlmError || error instanceof EmbeddingError) return `${error.message} Nothing was kept from this session.`;
+  return "Chorus could not write the memories of this session (a server error; see the server log). Nothing was kept from it.";
 }
 
-/** Conversations quiet for longer than `idleMinutes` with an open session: the sweep ends them. */
-export async function idleSessions(prisma: Prisma, idleMinutes: number): Promise<string[]> {
-  const rows = await prisma.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "conversations"
-    WHERE "lastSeq" > "sessionClosedSeq" AND "updatedAt" < now() - ${idleMinutes} * interval '1 minute'
-    ORDER BY "updatedAt" LIMIT 50`;
-  return rows.map((row) => row.id);
+async function giveUpSessionEnd(deps: SessionDeps, job: ClaimedSessionEnd, lease: Lease, reason: unknown): Promise<void> {
+  log.error("session end given up", { sessionEndId: job.id, conversationId: job.conversationId, failures: job.failures, reason });
+  const why = sessionEndFailureReason(reason);
+  if (await updateHeldJob(deps.prisma, sessionEndTable, lease, sql`"status" = 'failed', "lastError" = ${why}, "leaseUntil" = NULL, "leasedBy" = NULL`)) await tell(deps, job);
+}
+
+async function tell(deps: SessionDeps, job: ClaimedSessionEnd): Promise<void> {
+  if (!job.requestedBy) return;
+  const view = await readSessionEnd(deps.prisma, { id: job.id, userId: job.requestedBy });
+  if (view) deps.onUpdate(job.requestedBy, view);
+}
+
+export type SessionEndWorker = LeasedWorker<ClaimedSessionEnd>;
+
+/**
+ * Writes ended sessions' episodes on the leased-job loop (lib/jobs). A model that is down is
+ * retried with backoff for about an hour before the job gives up, with the reason.
+ */
+export function startSessionEndWorker(deps: SessionDeps, { leaseMs = 60_000, pollMs = 2_000 }: { leaseMs?: number; pollMs?: number } = {}): SessionEndWorker {
+  return startLeasedWorker({
+    prisma: deps.prisma,
+    table: sessionEndTable,
+    claim: (options) => claimJob<ClaimedSessionEnd>(deps.prisma, sessionEndTable, { leaseMs: options.leaseMs, order: sql`d."createdAt"` }),
+    run: (job, lease) => writeEpisodes(deps, job, lease),
+    giveUp: (job, lease, reason) => giveUpSessionEnd(deps, job, lease, reason),
+    leaseMs,
+    pollMs,
+    concurrency: 2,
+    maxFailures: 12,
+    backoff: { baseMs: 5_000, maxMs: 10 * 60_000 },
+  });
 }

@@ -8,7 +8,8 @@ import type { VectorStore } from "./vector-store";
 
 /**
  * The three memory searches over the database, one statement each:
- * - episodic: the asking person's episodes with this agent, most similar first, newer first on a tie;
+ * - episodic: the asking person's episodes with this agent, and this channel's own summaries,
+ *   most similar first, newer first on a tie (never another person's);
  * - semantic: the agent's knowledge chunks, most similar first, each with its document's name;
  * - procedural: the agent's approved procedures: a trigger match first, else the most similar
  *   one if it clears the threshold; at most one.
@@ -18,10 +19,10 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
   return {
     embed: async (text) => (await embedder.embed([text]))[0]!,
 
-    async presence({ agentId, userId }): Promise<MemoryPresence> {
+    async presence({ agentId, userId, conversationId }): Promise<MemoryPresence> {
       const [row] = await prisma.$queryRaw<[{ knowledge: boolean; episodes: boolean; procedures: MemoryPresence["procedures"] }]>`
         SELECT EXISTS (SELECT 1 FROM "knowledge_chunks" WHERE "agentId" = ${agentId}) AS "knowledge",
-               EXISTS (SELECT 1 FROM "episodes" WHERE "agentId" = ${agentId} AND "userId" = ${userId}) AS "episodes",
+               EXISTS (SELECT 1 FROM "episodes" WHERE "agentId" = ${agentId} AND ("userId" = ${userId} OR ("userId" IS NULL AND "conversationId" = ${conversationId}))) AS "episodes",
                COALESCE((SELECT json_agg(json_build_object('id', "id", 'name', "name", 'trigger', "trigger", 'steps', "steps", 'embedding', "embedding") ORDER BY "updatedAt" DESC)
                  FROM "procedures" WHERE "agentId" = ${agentId} AND "status" = 'approved'), '[]'::json) AS "procedures"`;
       return row;
@@ -41,11 +42,11 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
     },
 
     async episodic(query): Promise<RetrievedEpisode[]> {
-      if (!query.userId || query.episodicTopK === 0 || !(await query.presence()).episodes) return [];
+      if (query.episodicTopK === 0 || !(await query.presence()).episodes) return [];
       const rows = await vectors.nearest<{ id: string; score: number; summary: string; facts: string[]; endedAt: Date }>({
         table: "episodes",
         columns: sql`t."summary", t."facts", t."endedAt"`,
-        where: sql`t."agentId" = ${query.agentId} AND t."userId" = ${query.userId}`,
+        where: sql`t."agentId" = ${query.agentId} AND (t."userId" = ${query.userId} OR (t."userId" IS NULL AND t."conversationId" = ${query.conversationId}))`,
         vector: await query.embedding(),
         k: query.episodicTopK,
         tieBreak: raw(`t."endedAt" DESC`),

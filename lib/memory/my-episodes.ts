@@ -5,13 +5,15 @@ export interface EpisodeView {
   id: string;
   summary: string;
   facts: string[];
+  /** How the session was summarised: "whole", "pieces:N" or "latest:K/N" (see coverageText). */
+  coverage: string | null;
   startedAt: string;
   endedAt: string;
 }
 
 /** What an agent remembers about this person: their episodes with it, newest first. */
 export async function listMyEpisodes(prisma: Prisma, { userId, agentId }: { userId: string; agentId: string }): Promise<EpisodeView[]> {
-  const rows = await prisma.episode.findMany({ where: { userId, agentId }, orderBy: { endedAt: "desc" }, select: { id: true, summary: true, facts: true, startedAt: true, endedAt: true } });
+  const rows = await prisma.episode.findMany({ where: { userId, agentId }, orderBy: { endedAt: "desc" }, select: { id: true, summary: true, facts: true, coverage: true, startedAt: true, endedAt: true } });
   return rows.map((row) => ({ ...row, startedAt: row.startedAt.toISOString(), endedAt: row.endedAt.toISOString() }));
 }
 

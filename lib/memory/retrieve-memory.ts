@@ -2,7 +2,7 @@ import type { Retrieved, RetrievalTiming } from "@/lib/context/types";
 
 export interface MemoryQuery {
   agentId: string;
-  /** Whose episodes may be recalled (null when an agent asked). */
+  /** Whose episodes may be recalled (null when an agent asked); a channel's own summaries are recalled in that channel only. */
   userId: string | null;
   conversationId: string;
   /** The message being answered: what memory is searched for. */
@@ -37,7 +37,7 @@ export interface MemoryStores {
   procedural: MemorySearch<Retrieved["procedure"]>;
   /** Embeds the message being answered. */
   embed(text: string): Promise<number[]>;
-  presence(query: Pick<MemoryQuery, "agentId" | "userId">): Promise<MemoryPresence>;
+  presence(query: Pick<MemoryQuery, "agentId" | "userId" | "conversationId">): Promise<MemoryPresence>;
 }
 
 /** No memory (scripts and tests without an embedder): every search finds nothing. */

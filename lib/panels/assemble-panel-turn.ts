@@ -6,10 +6,13 @@ import { countPrompt } from "@/lib/context/message-costs";
 import { summaryText } from "@/lib/context/section-text";
 import type { ContextSnapshot, ConversationMessage, Retrieved } from "@/lib/context/types";
 import type { Prisma } from "@/lib/db/open-database";
+import { fenceOf } from "@/lib/jobs/job-table";
+import type { Lease } from "@/lib/jobs/lease";
 import type { ChatMessage, LlmProvider } from "@/lib/llm/types";
 import { counterFor } from "@/lib/llm/token-counter";
 import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
+import { panelTable } from "./panel-table";
 import { coordinationSections, PANEL_INSTRUCTIONS, roundPrompt, type PanelAnswerView, type PanelVoteView } from "./panel-prompt";
 
 /** What stays the same for a panel agent across its rounds: its settings, the thread before the question, its memory. */
@@ -28,7 +31,7 @@ export async function loadPanelMember(
   { agentId, conversationId, questionMessageId }: { agentId: string; conversationId: string; questionMessageId: string },
 ): Promise<PanelMember> {
   const startedAt = performance.now();
-  const turn = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempts: 1, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false });
+  const turn = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempt: 1, failures: 0, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false });
   const settings = readContextSettings(turn.agent.contextSettings);
   const { retrieved, timing } = await retrieveMemory(memory, { agentId, userId: turn.askedBy, conversationId, text: turn.current.content, ...settings }, startedAt);
   return { turn, retrieved, retrieval: timing };
@@ -41,10 +44,10 @@ const line = (message: ConversationMessage) => `${message.authorHandle ?? messag
  * the panel's instructions and its memory sections, then one user message with the conversation
  * before the question (pruned by the agent's budget and pruner, after room is kept for the
  * answers and votes), the question, the current answers and the voting state. The snapshot
- * (mode "panel") is stored before the call, as for every turn.
+ * (mode "panel") is stored before the call, as for every turn, while the coordinator holds the panel.
  */
 export async function assemblePanelTurn(
-  { prisma, provider, signal }: { prisma: Prisma; provider: LlmProvider; signal: AbortSignal },
+  { prisma, provider, signal, lease }: { prisma: Prisma; provider: LlmProvider; signal: AbortSignal; lease: Lease },
   {
     member,
     turnId,
@@ -71,15 +74,18 @@ export async function assemblePanelTurn(
       retrieved: member.retrieved,
       retrieval: member.retrieval,
     },
-    { counter, summarize: createSummarizer({ prisma, provider, model: agent.model, agentId: agent.id, conversationId: panel.conversationId, maxTokens: settings.summaryMaxTokens, signal }) },
+    { counter, summarize: createSummarizer({ prisma, provider, model: agent.model, agentId: agent.id, conversationId: panel.conversationId, maxTokens: settings.summaryMaxTokens, signal, lease }) },
   );
   const snapshot = assembly.snapshot;
   snapshot.budget.maxTokens = maxTokens;
   snapshot.panel = { panelId: panel.id, round, maxRounds, answers: answers.length, votes: votes.length };
+  const save = async () => {
+    if (!(await saveSnapshot(prisma, snapshot, fenceOf(panelTable, lease)))) lease.refused("a panel turn's snapshot was refused");
+  };
   const fail = async () => {
     Object.assign(snapshot, { error: "budget", messages: [] });
     snapshot.budget.usedTokens = 0;
-    await saveSnapshot(prisma, snapshot);
+    await save();
     return { messages: [], snapshot };
   };
   if (snapshot.error) return fail();
@@ -106,6 +112,6 @@ export async function assemblePanelTurn(
   snapshot.messages = messages;
   snapshot.budget.usedTokens = countPrompt(messages, counter);
   snapshot.assemblyMs = Math.round((performance.now() - started) * 100) / 100;
-  await saveSnapshot(prisma, snapshot);
+  await save();
   return { messages, snapshot };
 }

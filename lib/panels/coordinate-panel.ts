@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describeContext } from "@/lib/context/describe-context";
 import type { Prisma } from "@/lib/db/open-database";
+import { fenceOf, type Fence } from "@/lib/jobs/job-table";
+import { endedByLease, whileHeld, type Lease } from "@/lib/jobs/lease";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { countTokens } from "@/lib/llm/token-counter";
 import { LlmError, type LlmProvider } from "@/lib/llm/types";
@@ -12,6 +14,7 @@ import { finishPanel } from "./finish-panel";
 import { offlineVote } from "./offline-vote";
 import { panelTools, readPanelMove, type PanelMove } from "./panel-tools";
 import { closeAbandonedTurns, loadPanelState, recordTurnEnd, recordTurnStart, type PanelState } from "./panel-store";
+import { panelTable } from "./panel-table";
 import { panelView, type TurnRecord } from "./panel-view";
 import { currentAnswers, latestVotes, type AnswerRecord, type VoteRecord } from "./tally-votes";
 
@@ -22,7 +25,8 @@ export interface PanelDeps {
   memory: MemoryStores;
 }
 
-export type EndReason = "all_voted" | "max_rounds" | "time" | "tokens" | "failed";
+/** failed: every agent failed; error: coordinating kept failing and was given up. */
+export type EndReason = "all_voted" | "max_rounds" | "time" | "tokens" | "failed" | "error";
 
 interface Member {
   id: string;
@@ -52,13 +56,25 @@ const ENDED = "panel-ended";
  * valid vote, when those without one have used their rounds,
  * at the time limit or the token cap, and the winning answer is posted. Everything is recorded
  * as it happens, so a coordinator that dies is resumed by another node from the records.
+ * It runs under the panel's lease: every write carries the coordinator's attempt and nothing is
+ * emitted once the lease is lost, so a node that stalled and woke up cannot run it a second time.
  */
-export async function coordinatePanel(deps: PanelDeps, panelId: string, stop: AbortSignal): Promise<void> {
+export async function coordinatePanel(given: PanelDeps, panelId: string, lease: Lease): Promise<void> {
+  const deps = { ...given, publisher: () => whileHeld(given.publisher(), lease) };
+  const fence = fenceOf(panelTable, lease);
   const state = await loadPanelState(deps.prisma, panelId);
   if (!state || state.panel.status !== "running") return;
-  await closeAbandonedTurns(deps.prisma, panelId);
+  if (!(await closeAbandonedTurns(deps.prisma, fence, panelId))) lease.refused("the panel's records were refused");
   state.turns = state.turns.map((turn) => (turn.status === "working" ? { ...turn, status: "restarted" } : turn));
-  await new PanelRun(deps, state, stop).run();
+  await new PanelRun(deps, state, lease, fence).run();
+}
+
+/** Coordinating kept failing: the panel ends with the best answer so far, saying why. */
+export async function giveUpPanel(deps: PanelDeps, panelId: string, lease: Lease, reason: unknown): Promise<void> {
+  const state = await loadPanelState(deps.prisma, panelId);
+  if (!state || state.panel.status !== "running") return;
+  log.error("panel given up", { panelId, attempt: lease.attempt, reason });
+  await finishPanel({ ...deps, publisher: () => whileHeld(deps.publisher(), lease) }, state, "error", lease);
 }
 
 class PanelRun {
@@ -68,11 +84,15 @@ class PanelRun {
   private readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
   private readonly running = new Set<Promise<void>>();
 
+  private readonly stop: AbortSignal;
+
   constructor(
     private readonly deps: PanelDeps,
     private readonly state: PanelState,
-    private readonly stop: AbortSignal,
+    private readonly lease: Lease,
+    private readonly fence: Fence,
   ) {
+    this.stop = lease.signal;
     this.members = state.agents.map((agent) => {
       const turns = state.turns.filter((turn) => turn.agentId === agent.id);
       const last = turns.at(-1);
@@ -100,7 +120,7 @@ class PanelRun {
     }
     // A node stopping (or losing the lease) leaves the panel running: another node resumes it.
     if (this.stop.aborted || !this.ended) return;
-    await finishPanel(this.deps, this.state, this.ended);
+    await finishPanel(this.deps, this.state, this.ended, this.lease);
   }
 
   private async load(member: Member): Promise<void> {
@@ -125,7 +145,7 @@ class PanelRun {
     member.controller = controller;
     const turn: TurnRecord = { id: randomUUID(), agentId: member.id, round: member.rounds, status: "working", error: null };
     this.state.turns.push(turn);
-    const task = this.runTurn(member, turn, controller.signal)
+    const task = this.runTurn(member, turn, AbortSignal.any([controller.signal, this.stop]))
       .catch((error: unknown) => this.turnBroke(member, turn, controller, error))
       .finally(() => {
         this.running.delete(task);
@@ -139,13 +159,13 @@ class PanelRun {
   private async runTurn(member: Member, turn: TurnRecord, signal: AbortSignal): Promise<void> {
     const { prisma } = this.deps;
     const panel = this.state.panel;
-    await recordTurnStart(prisma, { id: turn.id, panelId: panel.id, agentId: member.id, round: turn.round });
+    if (!(await recordTurnStart(prisma, this.fence, { id: turn.id, panelId: panel.id, agentId: member.id, round: turn.round }))) this.lease.refused("a panel turn was refused");
     const context = member.context!;
     const provider = this.deps.providerFor(context.turn.agent);
     const answers = currentAnswers(this.state.answers);
     const handleOf = (agentId: string) => this.members.find((candidate) => candidate.id === agentId)?.handle ?? "agent";
     const { messages, snapshot } = await assemblePanelTurn(
-      { prisma, provider, signal },
+      { prisma, provider, signal, lease: this.lease },
       {
         member: context,
         turnId: turn.id,
@@ -188,6 +208,7 @@ class PanelRun {
         move = readPanelMove(text, toolCalls);
       }
     } catch (error) {
+      if (this.stop.aborted) throw error;
       const tokens = snapshot.budget.usedTokens + countTokens(text, context.turn.agent.model);
       if (signal.aborted) return this.endTurn(turn, { status: "restarted", tokens });
       if (!(error instanceof LlmError)) throw error;
@@ -207,6 +228,8 @@ class PanelRun {
    */
   private async turnBroke(member: Member, turn: TurnRecord, controller: AbortController, error: unknown): Promise<void> {
     const panelId = this.state.panel.id;
+    // The coordinator lost the panel or its node is stopping: the next coordinator records what is left.
+    if (endedByLease(this.lease, error)) return;
     const record = (end: TurnEnd) => this.endTurn(turn, end).catch((cause: unknown) => log.error("panel turn end not recorded", { panelId, agentId: member.id, error: cause }));
     if (controller.signal.aborted) return record({ status: "restarted", tokens: 0 });
     log.error("panel turn failed", { panelId, agentId: member.id, error });
@@ -254,7 +277,7 @@ class PanelRun {
     turn.status = end.status;
     turn.error = end.error ?? null;
     this.state.panel.tokensUsed += end.tokens;
-    await recordTurnEnd(this.deps.prisma, { turnId: turn.id, panelId: this.state.panel.id, ...end });
+    if (!(await recordTurnEnd(this.deps.prisma, this.fence, { turnId: turn.id, panelId: this.state.panel.id, ...end }))) this.lease.refused("a panel turn's end was refused");
     if (this.state.panel.tokensUsed >= this.state.panel.tokenCap) this.end("tokens");
   }
 

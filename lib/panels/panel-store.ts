@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import type { Fence } from "@/lib/jobs/job-table";
 import type { AnswerRecord, VoteRecord } from "./tally-votes";
 import type { PanelRecord, TurnRecord } from "./panel-view";
 
@@ -40,8 +41,11 @@ export async function loadPanelState(prisma: Prisma, panelId: string): Promise<P
   return { panel: record, agents, turns, answers, votes };
 }
 
-export async function recordTurnStart(prisma: Prisma, turn: { id: string; panelId: string; agentId: string; round: number }): Promise<void> {
-  await prisma.$executeRaw`INSERT INTO "panel_turns" ("id", "panelId", "agentId", "round") VALUES (${turn.id}, ${turn.panelId}, ${turn.agentId}, ${turn.round})`;
+/** Every write below happens only while the coordinator's attempt holds the panel (`fence`); each says whether it did. */
+export async function recordTurnStart(prisma: Prisma, fence: Fence, turn: { id: string; panelId: string; agentId: string; round: number }): Promise<boolean> {
+  const written = await prisma.$executeRaw`
+    INSERT INTO "panel_turns" ("id", "panelId", "agentId", "round") SELECT ${turn.id}, ${turn.panelId}, ${turn.agentId}, ${turn.round} WHERE ${fence.holds}`;
+  return written === 1;
 }
 
 /**
@@ -50,25 +54,33 @@ export async function recordTurnStart(prisma: Prisma, turn: { id: string; panelI
  */
 export async function recordTurnEnd(
   prisma: Prisma,
+  fence: Fence,
   end: { turnId: string; panelId: string; status: "answered" | "voted" | "restarted" | "failed"; tokens: number; error?: string; answer?: AnswerRecord; vote?: VoteRecord },
-): Promise<void> {
+): Promise<boolean> {
   const { answer, vote } = end;
-  await prisma.$executeRaw`
-    WITH ended AS (
-      UPDATE "panel_turns" SET "status" = ${end.status}, "tokens" = ${end.tokens}, "error" = ${end.error ?? null}, "endedAt" = now() WHERE "id" = ${end.turnId}
+  const [row] = await prisma.$queryRaw<{ held: boolean }[]>`
+    WITH held AS (SELECT 1 WHERE ${fence.holds}), ended AS (
+      UPDATE "panel_turns" SET "status" = ${end.status}, "tokens" = ${end.tokens}, "error" = ${end.error ?? null}, "endedAt" = now()
+      WHERE "id" = ${end.turnId} AND EXISTS (SELECT 1 FROM held)
     ), spent AS (
-      UPDATE "panels" SET "tokensUsed" = "tokensUsed" + ${end.tokens}, "updatedAt" = now() WHERE "id" = ${end.panelId}
+      UPDATE "panels" SET "tokensUsed" = "tokensUsed" + ${end.tokens}, "updatedAt" = now() WHERE "id" = ${end.panelId} AND EXISTS (SELECT 1 FROM held)
     )${answer ? sql`, answered AS (
       INSERT INTO "panel_answers" ("id", "panelId", "agentId", "turnId", "content", "createdAt")
-      VALUES (${answer.id}, ${end.panelId}, ${answer.agentId}, ${end.turnId}, ${answer.content}, ${answer.createdAt})
+      SELECT ${answer.id}, ${end.panelId}, ${answer.agentId}, ${end.turnId}, ${answer.content}, ${answer.createdAt} FROM held
     )` : empty}${vote ? sql`, voted AS (
       INSERT INTO "panel_votes" ("id", "panelId", "voterAgentId", "answerId", "reason", "turnId", "createdAt")
-      VALUES (${vote.id}, ${end.panelId}, ${vote.voterAgentId}, ${vote.answerId}, ${vote.reason}, ${end.turnId}, ${vote.createdAt})
+      SELECT ${vote.id}, ${end.panelId}, ${vote.voterAgentId}, ${vote.answerId}, ${vote.reason}, ${end.turnId}, ${vote.createdAt} FROM held
     )` : empty}
-    SELECT 1`;
+    SELECT EXISTS (SELECT 1 FROM held) AS "held"`;
+  return row?.held === true;
 }
 
-/** Turns a dead coordinator left working: they will never end, so they count as restarted. */
-export async function closeAbandonedTurns(prisma: Prisma, panelId: string): Promise<void> {
-  await prisma.$executeRaw`UPDATE "panel_turns" SET "status" = 'restarted', "endedAt" = now() WHERE "panelId" = ${panelId} AND "status" = 'working'`;
+/** Turns an earlier coordinator left working (it died or stalled): they will never end, so they count as restarted. */
+export async function closeAbandonedTurns(prisma: Prisma, fence: Fence, panelId: string): Promise<boolean> {
+  const [row] = await prisma.$queryRaw<{ held: boolean }[]>`
+    WITH held AS (SELECT 1 WHERE ${fence.holds}), closed AS (
+      UPDATE "panel_turns" SET "status" = 'restarted', "endedAt" = now() WHERE "panelId" = ${panelId} AND "status" = 'working' AND EXISTS (SELECT 1 FROM held)
+    )
+    SELECT EXISTS (SELECT 1 FROM held) AS "held"`;
+  return row?.held === true;
 }

@@ -114,6 +114,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     knowledgeProgress(userIds, document) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("knowledge:progress", document);
     },
+    sessionEndUpdated: (userId, view) => io.to(userRoom(userId)).emit("memory:session-end", view),
     typing: (conversationId, actor, typing, sidebarUserIds = []) =>
       io.to([conversationRoom(conversationId), ...sidebarUserIds.map(userRoom)]).emit("typing", { conversationId, actor, typing }),
     messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),

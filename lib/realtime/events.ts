@@ -4,6 +4,7 @@ import type { ConversationSummary } from "@/lib/conversations/list-conversations
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ErrorPayload } from "@/lib/errors/app-error";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
+import type { SessionEndView } from "@/lib/memory/session-end-view";
 
 /** Every acknowledgement is one of these, like server action results. */
 export type Ack<T> = { data: T } | { error: ErrorPayload };
@@ -51,6 +52,8 @@ export interface MessageDelta {
   /** The message being answered. */
   replyToMessageId: string;
   agent: { id: string; handle: string; displayName: string; color: string };
+  /** The turn's attempt: a retried turn (another node took it over) starts over; an earlier attempt's pieces are stale. */
+  attempt: number;
   index: number;
   text: string;
 }
@@ -69,6 +72,8 @@ export interface ServerToClientEvents {
   "directory:changed": () => void;
   /** A knowledge document's ingestion moved on (admins of its project). */
   "knowledge:progress": (document: DocumentSummary) => void;
+  /** A session this user ended was written (what was kept about them), failed, or is being retried. */
+  "memory:session-end": (view: SessionEndView) => void;
   /** The user's own read position moved (this tab or another); counts are fresh. */
   "read:updated": (summary: ConversationSummary) => void;
   typing: (event: TypingEvent) => void;

@@ -2,6 +2,7 @@ import type { PanelDelta, PanelView } from "@/lib/panels/panel-view";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
+import type { SessionEndView } from "@/lib/memory/session-end-view";
 import type { MessageDelta, SessionEnded, TypingActor } from "./events";
 
 export interface MessageAudience {
@@ -18,6 +19,8 @@ export interface RealtimePublisher {
   directoryChanged(userIds: string[]): void;
   /** A knowledge document's ingestion moved on: these users (admins) see it live. */
   knowledgeProgress(userIds: string[], document: DocumentSummary): void;
+  /** How a session this user ended went (to their tabs only: what was kept about them). */
+  sessionEndUpdated(userId: string, view: SessionEndView): void;
   /** To the conversation's room, and to these users' sidebars (agents at work show there too). */
   typing(conversationId: string, actor: TypingActor, typing: boolean, sidebarUserIds?: string[]): void;
   messageDelta(delta: MessageDelta): void;
@@ -39,6 +42,7 @@ export const noopPublisher: RealtimePublisher = {
   conversationCreated: () => undefined,
   directoryChanged: () => undefined,
   knowledgeProgress: () => undefined,
+  sessionEndUpdated: () => undefined,
   typing: () => undefined,
   messageDelta: () => undefined,
   panelUpdated: () => undefined,

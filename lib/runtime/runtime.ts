@@ -4,7 +4,7 @@ import path from "node:path";
 import { giveUpTurn, runAgentTurn, type AgentTurnDeps, type Answer } from "@/lib/agents/run-agent-turn";
 import { captureProcedureTool, readCaptureCall } from "@/lib/memory/capture-tool";
 import { RunningTurns } from "@/lib/agents/running-turns";
-import { coordinatePanel } from "@/lib/panels/coordinate-panel";
+import { coordinatePanel, giveUpPanel } from "@/lib/panels/coordinate-panel";
 import { startPanelWorker, type PanelWorker } from "@/lib/panels/panel-worker";
 import { createAuth, type Auth } from "@/lib/auth/create-auth";
 import { readEnv, type Env } from "@/lib/config/env";
@@ -17,13 +17,15 @@ import type { KnowledgeWorker } from "@/lib/knowledge/ingest-documents";
 import { startKnowledge } from "@/lib/knowledge/knowledge-runtime";
 import { capturePendingProcedure } from "@/lib/memory/manage-procedures";
 import { detectProcedure } from "@/lib/memory/detect-procedure";
-import { endSession, idleSessions } from "@/lib/memory/end-session";
+import { startSessionEndWorker, type SessionEndWorker } from "@/lib/memory/end-session";
+import { startIdleSessionSweep, type IdleSessionSweep } from "@/lib/memory/idle-session-sweep";
 import { openMemory, type Memory } from "@/lib/memory/memory-runtime";
 import type { Embedder } from "@/lib/memory/embedder";
 import { emptyMemory } from "@/lib/memory/retrieve-memory";
 import { joinDefaultProject } from "@/lib/projects/join-default-project";
 import { noopPublisher, type RealtimePublisher } from "@/lib/realtime/publisher";
-import { seedDemo } from "@/lib/seed/seed-demo";
+import type { RetentionSweep } from "@/lib/retention/retention-sweep";
+import { prepareFirstStart } from "@/lib/seed/prepare-first-start";
 
 /**
  * The process-wide services. server.ts creates them before listening; route handlers and
@@ -48,8 +50,12 @@ export interface Runtime {
   memory: Memory | null;
   /** Ingests uploaded knowledge; started with memory. */
   knowledge: KnowledgeWorker | null;
+  /** Writes ended sessions' episodes; started with memory. */
+  sessionEnds: SessionEndWorker | null;
   /** Ends idle sessions; started with memory. */
-  sessionSweep: NodeJS.Timeout | null;
+  sessionSweep: IdleSessionSweep | null;
+  /** Deletes records past their retention age; started by startChorus. */
+  retention?: RetentionSweep;
 }
 
 const globalKey = Symbol.for("chorus.runtime");
@@ -75,7 +81,7 @@ export function provideRuntime(runtime: Runtime): void {
 
 /** For tests: build a runtime around a database they opened. */
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
-  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionSweep: null };
+  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionEnds: null, sessionSweep: null };
   runtime.auth = createAuth({
     prisma: db.prisma,
     secret,
@@ -99,16 +105,17 @@ export function workWakers(runtime: Runtime) {
 }
 
 /** Which provider answers for an agent (its endpoint, or the offline model at the given pace). */
-function providerRegistry(runtime: Runtime, offlineChunkDelayMs?: number) {
+export function providerRegistryFor(runtime: Runtime, offlineChunkDelayMs?: number) {
   return createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, offlineChunkDelayMs });
 }
 
 /** Starts the workers that run agent turns for this runtime's dispatches, and its panels. */
 export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: number; leaseMs?: number; pollMs?: number } = {}): DispatchWorker {
+  const workers = { leaseMs: options.leaseMs ?? runtime.env.JOB_LEASE_MS, pollMs: options.pollMs ?? runtime.env.JOB_POLL_MS };
   const deps: AgentTurnDeps = {
     prisma: runtime.db.prisma,
     publisher: () => runtime.realtime,
-    providerFor: providerRegistry(runtime, options.offlineChunkDelayMs),
+    providerFor: providerRegistryFor(runtime, options.offlineChunkDelayMs),
     turns: runtime.turns,
     // Read at each turn: memory may be opened after the worker starts (tests).
     get memory() {
@@ -119,29 +126,26 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
       return runtime.memory ? [captureProcedureTool] : undefined;
     },
     onAnswered: (answer) => void captureProcedure(runtime, answer),
-    continueWith: (next, held) => (held ? runtime.dispatcher?.adopt(next) : runtime.dispatcher?.wake([next.id])),
+    continueWith: (next, held) => (held ? runtime.dispatcher?.adopt(next, held.expiresAt) : runtime.dispatcher?.wake([next.id])),
   };
   runtime.dispatcher = startDispatchWorker({
     prisma: runtime.db.prisma,
-    runTurn: (job) => runAgentTurn(deps, job),
-    giveUp: (job) => giveUpTurn(deps, job),
-    leaseMs: options.leaseMs,
-    pollMs: options.pollMs,
+    runTurn: (job, lease) => runAgentTurn(deps, job, lease),
+    giveUp: (job, lease) => giveUpTurn(deps, job, lease),
+    ...workers,
   });
   runtime.panels = startPanelWorker({
     prisma: runtime.db.prisma,
-    coordinate: (panelId, signal) => coordinatePanel(deps, panelId, signal),
-    leaseMs: options.leaseMs,
-    pollMs: options.pollMs,
+    coordinate: (panelId, lease) => coordinatePanel(deps, panelId, lease),
+    giveUp: (panelId, lease, reason) => giveUpPanel(deps, panelId, lease, reason),
+    ...workers,
   });
   return runtime.dispatcher;
 }
 
 async function assembleRuntime(env: Env, db: Database): Promise<Runtime> {
   const runtime = createRuntimeFor(db, env, authSecret(env));
-  if (db.engine === "pglite" && env.SEED_DEMO === "true") {
-    await seedDemo({ prisma: db.prisma, auth: runtime.auth });
-  }
+  await prepareFirstStart({ env, db, auth: runtime.auth });
   log.info("database ready", { engine: db.engine });
   return runtime;
 }
@@ -173,36 +177,28 @@ export async function closeRuntime(): Promise<void> {
 /** Everything that runs on its own (agents, panels, ingestion, the idle-session sweep) stops before the database closes. */
 export async function stopBackgroundWork(runtime: Runtime | undefined): Promise<void> {
   await stopAgents(runtime);
-  clearInterval(runtime?.sessionSweep ?? undefined);
+  await runtime?.sessionSweep?.stop();
+  await runtime?.sessionEnds?.stop();
+  await runtime?.retention?.stop();
   await runtime?.knowledge?.stop();
   await runtime?.memory?.embedder.close();
 }
 
-/** Opens memory (embedder, vector search, stores), starts ingesting uploaded knowledge and ending idle sessions. */
-export async function startMemory(runtime: Runtime, embedder: Embedder): Promise<void> {
+/**
+ * Opens memory (embedder, vector search, stores), starts ingesting uploaded knowledge, writing
+ * ended sessions' episodes and ending idle sessions.
+ */
+export async function startMemory(runtime: Runtime, embedder: Embedder, options: { leaseMs?: number; pollMs?: number; sweepEveryMs?: number } = {}): Promise<void> {
+  const prisma = runtime.db.prisma;
+  const workers = { leaseMs: options.leaseMs ?? runtime.env.JOB_LEASE_MS, pollMs: options.pollMs ?? runtime.env.JOB_POLL_MS };
   runtime.memory = await openMemory(runtime.db, embedder);
-  runtime.knowledge = startKnowledge({ prisma: runtime.db.prisma, embedder, publisher: () => runtime.realtime });
-  const idleMinutes = runtime.env.SESSION_IDLE_MINUTES;
-  const sweep = setInterval(() => void endIdleSessions(runtime, idleMinutes), Math.min(60_000, (idleMinutes * 60_000) / 2));
-  sweep.unref();
-  runtime.sessionSweep = sweep;
-}
-
-/** Ends sessions nobody wrote in for `idleMinutes` (every node sweeps; each session is claimed once). */
-async function endIdleSessions(runtime: Runtime, idleMinutes: number): Promise<void> {
-  const memory = runtime.memory;
-  if (!memory) return;
-  try {
-    for (const conversationId of await idleSessions(runtime.db.prisma, idleMinutes)) {
-      await endSession(sessionDeps(runtime, memory), { conversationId });
-    }
-  } catch (error) {
-    log.error("idle session sweep failed", { error });
-  }
-}
-
-export function sessionDeps(runtime: Runtime, memory: Memory) {
-  return { prisma: runtime.db.prisma, embedder: memory.embedder, providerFor: providerRegistry(runtime) };
+  runtime.knowledge = startKnowledge({ prisma, embedder, publisher: () => runtime.realtime }, workers);
+  const sessionEnds = startSessionEndWorker(
+    { prisma, embedder, providerFor: providerRegistryFor(runtime), onUpdate: (userId, view) => runtime.realtime.sessionEndUpdated(userId, view) },
+    workers,
+  );
+  runtime.sessionEnds = sessionEnds;
+  runtime.sessionSweep = startIdleSessionSweep({ prisma, idleMinutes: runtime.env.SESSION_IDLE_MINUTES, everyMs: options.sweepEveryMs, onQueued: (ids) => sessionEnds.wake(ids) });
 }
 
 /**
@@ -221,10 +217,8 @@ async function captureProcedure(runtime: Runtime, answer: Answer): Promise<void>
   }
 }
 
-/** No new turns; running ones give their dispatch back so another node answers at once. */
+/** No new turns; running ones give their dispatch (and panels) back so another node answers at once. */
 export async function stopAgents(runtime: Runtime | undefined): Promise<void> {
-  const stopped = [runtime?.dispatcher?.stop(), runtime?.panels?.stop()];
-  runtime?.turns.releaseAll();
-  await Promise.all(stopped);
+  await Promise.all([runtime?.dispatcher?.stop(), runtime?.panels?.stop()]);
 }
 

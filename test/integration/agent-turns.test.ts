@@ -140,19 +140,19 @@ describe("agent turns", () => {
     const socket = await joined(alice);
     const question = await send(socket, "@toby survive a crash");
     // A worker claims it and dies without finishing: the dispatch stays running with a lease.
-    await app.prisma.dispatch.updateMany({ where: { messageId: question.id }, data: { status: "running", attempts: 1, leaseUntil: new Date(Date.now() + 300) } });
+    await app.prisma.dispatch.updateMany({ where: { messageId: question.id }, data: { status: "running", attempt: 1, leaseUntil: new Date(Date.now() + 300) } });
     fake.reply({ content: "back on my feet" });
     const reply = replyFrom(socket, tobyId);
     startAgents(app.runtime, { leaseMs: 1_000, pollMs: 100 });
     expect((await reply).content).toBe("back on my feet");
-    expect(await app.prisma.dispatch.findFirst({ where: { messageId: question.id } })).toMatchObject({ status: "done", attempts: 2 });
+    expect(await app.prisma.dispatch.findFirst({ where: { messageId: question.id } })).toMatchObject({ status: "done", attempt: 2, failures: 1 });
   });
 
   it("gives up visibly after the last attempt", async () => {
     await stopAgents(app.runtime);
     const socket = await joined(alice);
     const question = await send(socket, "@toby this keeps crashing");
-    await app.prisma.dispatch.updateMany({ where: { messageId: question.id }, data: { status: "running", attempts: 3, leaseUntil: new Date(Date.now() - 1) } });
+    await app.prisma.dispatch.updateMany({ where: { messageId: question.id }, data: { status: "running", attempt: 3, failures: 2, leaseUntil: new Date(Date.now() - 1) } });
     const reply = replyFrom(socket, tobyId);
     startAgents(app.runtime, { leaseMs: 1_000, pollMs: 100 });
     expect((await reply).content).toBe("Toby could not answer this message after 3 attempts.");

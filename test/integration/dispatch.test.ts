@@ -102,13 +102,14 @@ describe("dispatch", () => {
     // Its first sweep is claiming right now.
     await worker.stop();
     expect(ran).toEqual([]);
-    expect(await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: message.id } })).toMatchObject({ status: "pending", attempts: 0, leaseUntil: null });
+    // Released, not failed: the next claim is its first counted attempt's successor, with no failure recorded.
+    expect(await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: message.id } })).toMatchObject({ status: "pending", failures: 0, leaseUntil: null, leasedBy: null });
   });
 
   it("a panel worker stopped while claiming gives the panel back at once instead of coordinating it", async () => {
     const { panelId } = await post(groupId, "@panel @toby @ada which is it?");
     const coordinated: string[] = [];
-    const worker = startPanelWorker({ prisma: app.prisma, coordinate: async (id) => void coordinated.push(id), pollMs: 60_000 });
+    const worker = startPanelWorker({ prisma: app.prisma, coordinate: async (id) => void coordinated.push(id), giveUp: async (id) => void coordinated.push(id), pollMs: 60_000 });
     await worker.stop();
     expect(coordinated).toEqual([]);
     expect(await app.prisma.panel.findUniqueOrThrow({ where: { id: panelId! } })).toMatchObject({ status: "running", leaseUntil: null });

@@ -165,10 +165,10 @@ describe("handoffs", () => {
   });
 
   it("forks nest at most three deep: the fourth is refused with the reason and the result climbs back to the root", async () => {
-    await orchestrate("aria", { specialists: [specialist("toby", "fork")] });
-    await orchestrate("toby", { specialists: [specialist("sage", "fork")] });
-    await orchestrate("sage", { specialists: [specialist("rex", "fork")] });
-    await orchestrate("rex", { specialists: [specialist("aria", "fork")] });
+    // Handoffs are counted across forks: allow more than the three nested forks need.
+    for (const [handle, target] of [["aria", "toby"], ["toby", "sage"], ["sage", "rex"], ["rex", "aria"]] as const) {
+      await orchestrate(handle, { maxDepth: 10, specialists: [specialist(target, "fork")] });
+    }
     const next: Record<string, string> = { aria: "toby", toby: "sage", sage: "rex", rex: "aria" };
     fake.respondWith((request) => {
       const handle = agentOf(request)!;
@@ -205,6 +205,31 @@ describe("handoffs", () => {
     const stopped = await snapshotOf(last.id);
     expect(stopped.handoff).toEqual({ depth: 3, maxDepth: 3, specialists: [], stopped: "depth" });
     expect(toolNames(fake.requests.at(-1)!)).not.toContain("handoff");
+  });
+
+  it("counts handoffs across fork levels: a handoff inside a fork stops at the message's bound", async () => {
+    await orchestrate("aria", { maxDepth: 2, specialists: [specialist("toby", "fork")] });
+    await orchestrate("toby", { maxDepth: 2, specialists: [specialist("sage", "summary")] });
+    await orchestrate("sage", { maxDepth: 2, specialists: [specialist("rex", "summary")] });
+    const next: Record<string, string> = { aria: "toby", toby: "sage", sage: "rex" };
+    fake.respondWith((request) => {
+      const handle = agentOf(request)!;
+      return toolNames(request).includes("handoff") ? handoffCall(next[handle]!, `from ${handle}`) : { content: `${handle} answers itself` };
+    });
+    const conversationId = await channel();
+    const asked = fake.requests.length;
+    await post(conversationId, "@aria hand it on");
+    const root = await settled(conversationId);
+    const [fork] = await app.prisma.conversation.findMany({ where: { rootConversationId: conversationId } });
+    const inFork = await app.prisma.message.findMany({ where: { conversationId: fork!.id }, orderBy: { seq: "asc" } });
+
+    // Aria's handoff opened the fork (1), Toby's inside it was the second (2): Sage may not hand off again.
+    expect(inFork.filter((message) => meta(message).isHandoffSummary).map((message) => message.authorAgentId)).toEqual([agents.toby]);
+    const answer = inFork.at(-1)!;
+    expect(answer).toMatchObject({ authorAgentId: agents.sage, content: "sage answers itself" });
+    expect((await snapshotOf(answer.id)).handoff).toEqual({ depth: 2, maxDepth: 2, specialists: [], stopped: "depth" });
+    expect(fake.requests.slice(asked).map(agentOf)).toEqual(["aria", "toby", "sage"]);
+    expect(root.at(-1)).toMatchObject({ authorAgentId: agents.sage, content: "sage answers itself" });
   });
 
   it("refuses a handoff to an unknown or disabled agent with an attributed message, then the orchestrator answers itself", async () => {
@@ -275,7 +300,12 @@ describe("handoffs", () => {
     };
     const toby = specialist("toby", "summary");
     expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "(unclosed", agentId: agents.toby }] })["routes.0.pattern"]).toMatch(/^The routing rule is not a valid regular expression/);
-    expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "^(a+)+$", agentId: agents.toby }] })["routes.0.pattern"]).toMatch(/takes too long to match/);
+    expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "(?=.*refund)invoice", agentId: agents.toby }] })["routes.0.pattern"]).toBe(
+      "The routing rule uses a look-ahead (?=…), which cannot be matched in linear time; match the words themselves instead.",
+    );
+    expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "a{99999999999}", agentId: agents.toby }] })["routes.0.pattern"]).toMatch(/^The routing rule repeats something \{99999999999\} times/);
+    // Linear on RE2: a pattern that made backtracking explode is an ordinary rule.
+    expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "^(a+)+$", agentId: agents.toby }] })).toEqual({});
     expect(fieldsOf({ orchestrator: true, specialists: [toby], routes: [{ pattern: "x", agentId: agents.sage }] })["routes.0.agentId"]).toBe("Route only to one of the specialists listed above.");
     expect(fieldsOf({ orchestrator: true, specialists: [toby, toby] })["specialists.1.agentId"]).toBe("This specialist is listed twice.");
     expect(fieldsOf({ orchestrator: "false" }).orchestrator).toBeDefined();

@@ -9,12 +9,12 @@ import { deleteDocument } from "@/lib/knowledge/manage-documents";
 import { uploadDocument } from "@/lib/knowledge/upload-document";
 import { createLocalEmbedder, normalise, type Embedder } from "@/lib/memory/embedder";
 import { reembedAll } from "@/lib/memory/reembed";
-import { endSession } from "@/lib/memory/end-session";
+import { requestSessionEnd } from "@/lib/memory/end-session";
 import { createProcedure, setProcedureStatus, capturePendingProcedure } from "@/lib/memory/manage-procedures";
 import { prepareVectorStore, vectorStore } from "@/lib/memory/vector-store";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Ack } from "@/lib/realtime/events";
-import { sessionDeps, startAgents, startMemory } from "@/lib/runtime/runtime";
+import { startAgents, startMemory } from "@/lib/runtime/runtime";
 import { databaseMode } from "../support/database-mode";
 import { FakeOpenAI } from "../support/fake-openai";
 import { createProjectWithChannel } from "../support/fixtures";
@@ -185,9 +185,12 @@ describe("memory: knowledge, episodes and procedures", () => {
     const { id: chatId } = await openAgentChat(app.prisma, { userId: ann.id, projectId, agentId });
     await emitWithAck(socket, "conversation:join", { conversationId: chatId });
     await ask(chatId, "My manager approved 5 days of leave starting on 14 July.");
-    const written = await endSession(sessionDeps(app.runtime, app.runtime.memory!), { conversationId: chatId });
-    expect(written).toBe(1);
-    expect(await endSession(sessionDeps(app.runtime, app.runtime.memory!), { conversationId: chatId })).toBe(0);
+    const sessionEndId = (await requestSessionEnd(app.prisma, { conversationId: chatId, requestedBy: ann.id }))!;
+    // Nothing new since: a second end records nothing.
+    expect(await requestSessionEnd(app.prisma, { conversationId: chatId, requestedBy: ann.id })).toBeNull();
+    app.runtime.sessionEnds!.wake([sessionEndId]);
+    await until(async () => (await app.prisma.sessionEnd.findUnique({ where: { id: sessionEndId } }))?.status === "done", "the episodes to be written", 20_000);
+    expect(await app.prisma.sessionEnd.findUniqueOrThrow({ where: { id: sessionEndId } })).toMatchObject({ episodes: 1 });
     const [episode] = await app.prisma.episode.findMany({ where: { userId: ann.id, agentId } });
     expect(episode).toMatchObject({ conversationId: chatId, summary: expect.stringContaining("5 days") });
     expect(episode!.facts.some((fact) => fact.includes("14 July"))).toBe(true);
@@ -250,8 +253,8 @@ describe("memory: knowledge, episodes and procedures", () => {
     expect(chunk!.embedding).toHaveLength(8);
     const store = await prepareVectorStore(app.db, small);
     expect(store.dimensions).toBe(8);
-    // Searching with a stored vector finds one just like it (the HNSW index of 8 dimensions answers;
-    // among all rows, an approximate index may settle for a near neighbour, so search the chunk's document).
+    // No migration indexes 8 dimensions: the search is exact, and finds the stored vector itself.
+    expect(store.mode).toBe("exact");
     const nearest = await store.nearest({ table: "knowledge_chunks", where: sql`t."documentId" = ${chunk!.documentId}`, vector: chunk!.embedding, k: 1 });
     expect(nearest).toEqual([{ id: expect.any(String), score: expect.closeTo(1, 5) }]);
   });

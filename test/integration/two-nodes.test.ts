@@ -190,7 +190,7 @@ describe("two nodes over Redis", () => {
     const answered = await Promise.race([reply, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
     expect(answered).toMatchObject({ author: { kind: "agent", id: agent.id }, metadata: { dispatchId, provider: "offline" } });
     expect(await db.prisma.message.count({ where: { authorAgentId: agent.id } })).toBe(1);
-    expect(await db.prisma.dispatch.findUniqueOrThrow({ where: { id: dispatchId } })).toMatchObject({ status: "done", attempts: 1 });
+    expect(await db.prisma.dispatch.findUniqueOrThrow({ where: { id: dispatchId } })).toMatchObject({ status: "done", attempt: 2, failures: 0 });
   }, 40_000);
 
   it("a panel asked on one node is watched live on another, which finishes it when the first node stops", async () => {

@@ -4,6 +4,7 @@ import { log } from "@/lib/log/logger";
 import { postgresAdminUrl, postgresUrlFor } from "../support/database-mode";
 import { createProjectWithChannel } from "../support/fixtures";
 import { freePort, scratchDatabase, signUpOn, startNode, type NodeProcess } from "../support/node-process";
+import { runAgentsSoak } from "./agents-soak";
 import { SoakClient } from "./soak-client";
 
 /**
@@ -11,9 +12,10 @@ import { SoakClient } from "./soak-client";
  * people posting in one channel (some asking an agent), forced disconnects every ~15 s and one
  * node restarted halfway. Afterwards every client must hold exactly what the database holds:
  * nothing lost, nothing twice, each sender's messages in the order sent. Exits 1 otherwise.
+ * `--agents` soaks background work instead (agent turns, panels, ingestion, session ends; see agents-soak.ts).
  */
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "60" }, clients: { type: "string", default: "24" }, settle: { type: "string", default: "45" } },
+  options: { seconds: { type: "string", default: "60" }, clients: { type: "string", default: "24" }, settle: { type: "string", default: "45" }, agents: { type: "boolean", default: false } },
 });
 const seconds = Number(values.seconds);
 const clientCount = Number(values.clients);
@@ -130,7 +132,7 @@ function measure(clients: SoakClient[], rows: Row[]) {
   };
 }
 
-main().then(
+(values.agents ? runAgentsSoak({ seconds, settleSeconds, redisUrl }) : main()).then(
   (code) => process.exit(code),
   (error: unknown) => {
     log.error("soak failed to run", { error });

@@ -8,8 +8,12 @@ export interface ScriptedReply {
   /** How the content is split into stream chunks (default: by word). */
   chunks?: string[];
   toolCalls?: { name: string; arguments: string }[];
-  /** 401, 429 and 500 answer with that status; timeout never answers; malformed sends a broken stream. */
-  error?: 401 | 429 | 500 | "timeout" | "malformed";
+  /** 400, 401, 429 and 500 answer with that status; timeout never answers; malformed sends a broken stream. */
+  error?: 400 | 401 | 429 | 500 | "timeout" | "malformed";
+  /** The provider's own words in an error answer (default `fake <status>`). */
+  errorMessage?: string;
+  /** Sent as the `x-request-id` header, which the SDK keeps as the error's requestID. */
+  requestId?: string;
   /** Before the first byte, and between chunks. */
   delayMs?: number;
 }
@@ -30,6 +34,10 @@ export interface ChatRequest {
  */
 export class FakeOpenAI {
   readonly requests: ChatRequest[] = [];
+  /** Embedding requests answered so far. */
+  embeddingRequests = 0;
+  /** Before each embeddings answer: a slow endpoint, for ingestion that takes a while. */
+  embeddingDelayMs = 0;
   private script: ScriptedReply[] = [];
   private failure: ScriptedReply | null = null;
   private responder: ((request: ChatRequest) => ScriptedReply | undefined) | null = null;
@@ -74,7 +82,11 @@ export class FakeOpenAI {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
-    if (req.url === "/v1/embeddings") return embeddings(res, body as EmbeddingRequest);
+    if (req.url === "/v1/embeddings") {
+      this.embeddingRequests += 1;
+      await sleep(this.embeddingDelayMs);
+      return embeddings(res, body as EmbeddingRequest);
+    }
     if (req.url !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
     const request = body as ChatRequest;
     this.requests.push(request);
@@ -82,8 +94,9 @@ export class FakeOpenAI {
     await sleep(scripted.delayMs ?? 0);
     if (scripted.error === "timeout") return; // hold the request open until the client gives up
     if (typeof scripted.error === "number") {
-      const kinds = { 401: "invalid_api_key", 429: "rate_limit_exceeded", 500: "server_error" };
-      return json(res, scripted.error, { error: { message: `fake ${scripted.error}`, type: kinds[scripted.error] } });
+      const kinds = { 400: "invalid_request_error", 401: "invalid_api_key", 429: "rate_limit_exceeded", 500: "server_error" };
+      const headers: Record<string, string> = scripted.requestId ? { "x-request-id": scripted.requestId } : {};
+      return json(res, scripted.error, { error: { message: scripted.errorMessage ?? `fake ${scripted.error}`, type: kinds[scripted.error] } }, headers);
     }
     const content = scripted.content ?? scripted.chunks?.join("") ?? "";
     const usage = { prompt_tokens: request.messages.reduce((sum, m) => sum + m.content.split(/\s+/).length, 0), completion_tokens: content.split(/\s+/).filter(Boolean).length };
@@ -125,8 +138,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {};
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
 

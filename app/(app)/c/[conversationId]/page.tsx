@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
 import { getProjectDirectory } from "@/lib/projects/project-directory";
-import { addAgentToConversationAction, deleteMyEpisodeAction, endSessionAction, listMyEpisodesAction, postMessageAction } from "../../actions";
+import { addAgentToConversationAction, deleteMyEpisodeAction, endSessionAction, listMyEpisodesAction, readSessionEndAction, postMessageAction } from "../../actions";
 
 export default async function ConversationPage({ params, searchParams }: { params: Promise<{ conversationId: string }>; searchParams: Promise<{ fork?: string | string[] }> }) {
   const { conversationId } = await params;
@@ -52,7 +52,7 @@ export default async function ConversationPage({ params, searchParams }: { param
       postMessage={postMessageAction}
       addableAgents={addableAgents}
       addAgent={addAgentToConversationAction}
-      memory={{ endSession: endSessionAction, list: listMyEpisodesAction, remove: deleteMyEpisodeAction }}
+      memory={{ endSession: endSessionAction, readSessionEnd: readSessionEndAction, list: listMyEpisodesAction, remove: deleteMyEpisodeAction }}
       initialForkId={initialForkId}
     />
   );

@@ -1,0 +1,165 @@
+import type { Prisma } from "@/lib/db/open-database";
+import { log } from "@/lib/log/logger";
+import { releaseJob, renewJob, retryJob, type JobTable } from "./job-table";
+import { endedByLease, HeldLease, NODE_STOPPING, type Lease } from "./lease";
+
+/** What every claimed job has: its row id, this claim's attempt, the failures before it and why the last one failed. */
+export interface ClaimedJob {
+  id: string;
+  attempt: number;
+  failures: number;
+  lastError?: string | null;
+}
+
+export interface LeasedWorkerOptions<Job extends ClaimedJob> {
+  prisma: Prisma;
+  table: JobTable;
+  /** Claims one runnable job (see claimJob): among these ids when given, any otherwise. */
+  claim(options: { leaseMs: number; among?: string[] }): Promise<Job | null>;
+  /** Does the work; its last write finishes the job, fenced by the lease (updateHeldJob, leaseHolds). */
+  run(job: Job, lease: Lease): Promise<void>;
+  /** The job failed `maxFailures` times: its final, fenced write says why (`reason`: the last error). */
+  giveUp(job: Job, lease: Lease, reason: unknown): Promise<void>;
+  leaseMs?: number;
+  /** Other nodes' jobs, retries and expired leases are found by polling. */
+  pollMs?: number;
+  concurrency?: number;
+  maxFailures?: number;
+  /** Retries wait baseMs, 2×, 4×… up to maxMs (each with jitter). */
+  backoff?: { baseMs: number; maxMs: number };
+}
+
+export interface LeasedWorker<Job extends ClaimedJob> {
+  /** Look for work now: these jobs were just written here (all runnable work when omitted). */
+  wake(ids?: string[]): void;
+  /** Runs a job this node already holds (written active under a lease expiring at `expiresAt`), without a claim. */
+  adopt(job: Job, expiresAt: number): void;
+  /** Stops claiming, stops the running jobs and gives them back for another node to take at once. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one leased-job loop (dispatch, panels, ingestion, session ends): claims with SKIP LOCKED
+ * and a lease, renews it every third of its length and aborts the work the moment it is lost
+ * (the database refused the renewal, or this process's clock says it ran out: a stalled node
+ * wakes up with nothing it may still do); retries failures with backoff; gives up with the
+ * reason after `maxFailures`; releases its jobs when the node stops.
+ */
+export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerOptions<Job>): LeasedWorker<Job> {
+  const { prisma, table, leaseMs = 30_000, pollMs = 1_000, concurrency = 4, maxFailures = 3, backoff = { baseMs: 2_000, maxMs: 5 * 60_000 } } = options;
+  const running = new Map<Promise<void>, HeldLease>();
+  let draining = false;
+  /** Settles when the claims under way end: stop() waits for it. */
+  let drained = Promise.resolve();
+  let stopped = false;
+  /** A sweep of every runnable job was asked for (poll, a finished job, start-up). */
+  let sweep = false;
+  /** Jobs just written on this node: claimed by id, no sweep needed. */
+  const wanted = new Set<string>();
+  /** Counts requests, so one that arrives during an empty claim is not lost. */
+  let requests = 0;
+
+  const heartbeat = async (lease: HeldLease) => {
+    if (!lease.held()) return;
+    const sentAt = Date.now();
+    try {
+      if (await renewJob(prisma, table, lease, leaseMs)) lease.renewed(sentAt, leaseMs);
+      else lease.lose("another attempt took it over, or it was finished or deleted");
+    } catch (error) {
+      // The database is unreachable: keep working while the lease lasts; its time running out stops the work.
+      log.warn("lease renewal failed", { kind: table.kind, id: lease.id, attempt: lease.attempt, error });
+    }
+  };
+
+  const failed = async (job: Job, lease: HeldLease, error: unknown) => {
+    const failures = job.failures + 1;
+    log.error(`${table.kind} failed`, { id: job.id, attempt: job.attempt, failures, error });
+    if (!lease.held()) return;
+    if (failures >= maxFailures) return options.giveUp(job, lease, error);
+    const delayMs = Math.min(backoff.maxMs, backoff.baseMs * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+    await retryJob(prisma, table, lease, { delayMs, error: describe(error) });
+  };
+
+  const work = async (job: Job, lease: HeldLease) => {
+    const beat = setInterval(() => void heartbeat(lease), leaseMs / 3);
+    try {
+      if (job.failures >= maxFailures) await options.giveUp(job, lease, job.lastError ?? "its worker stopped answering");
+      else await options.run(job, lease);
+    } catch (error) {
+      if (!endedByLease(lease, error)) await failed(job, lease, error).catch((cause: unknown) => log.error(`${table.kind} failure not recorded`, { id: job.id, error: cause }));
+    } finally {
+      clearInterval(beat);
+      // Given back for another node to take at once (a finished job is left alone: the release is fenced).
+      if (lease.signal.reason === NODE_STOPPING && lease.held()) await releaseJob(prisma, table, lease).catch((error: unknown) => log.warn(`${table.kind} not released`, { id: job.id, error }));
+      lease.end();
+    }
+  };
+
+  const start = (job: Job, lease: HeldLease) => {
+    const task = work(job, lease).finally(() => {
+      running.delete(task);
+      if (!stopped) void drain();
+    });
+    running.set(task, lease);
+  };
+
+  /** Claims runnable jobs within the concurrency: the ones named, or any. */
+  const drain = async (ids?: string[]) => {
+    if (ids) ids.forEach((id) => wanted.add(id));
+    else sweep = true;
+    requests += 1;
+    if (draining) return;
+    draining = true;
+    let settle!: () => void;
+    drained = new Promise((resolve) => (settle = resolve));
+    try {
+      while (!stopped && running.size < concurrency && (sweep || wanted.size > 0)) {
+        const requestsBefore = requests;
+        const sentAt = Date.now();
+        const job = await options.claim({ leaseMs, among: sweep ? undefined : [...wanted] });
+        if (job) {
+          wanted.delete(job.id);
+          const lease = new HeldLease(table.kind, job.id, job.attempt, sentAt + leaseMs);
+          // Claimed as the node began stopping: given back for another node to run at once.
+          if (stopped) await releaseJob(prisma, table, lease);
+          else start(job, lease);
+        } else if (requests === requestsBefore) {
+          // Nothing runnable: a named job may wait behind another, whose end sweeps again.
+          sweep = false;
+          wanted.clear();
+        }
+      }
+    } catch (error) {
+      log.error(`${table.kind} claim failed`, { error });
+      sweep = false;
+      wanted.clear();
+    } finally {
+      draining = false;
+      settle();
+    }
+  };
+
+  const poll = setInterval(() => void drain(), pollMs);
+  poll.unref();
+  void drain();
+
+  return {
+    wake: (ids) => void drain(ids),
+    adopt(job, expiresAt) {
+      // A stopping node leaves it to its lease: another node takes it when the lease lapses.
+      if (!stopped) start(job, new HeldLease(table.kind, job.id, job.attempt, expiresAt));
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      // A claim under way finishes first (and gives back what it took), so no job starts after stop().
+      await drained;
+      for (const lease of running.values()) lease.stop();
+      await Promise.allSettled([...running.keys()]);
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
