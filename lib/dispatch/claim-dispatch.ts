@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
-import { claimJob, type JobTable } from "@/lib/jobs/job-table";
+import { claimJob, pendingRunningTable } from "@/lib/jobs/job-table";
 
 export interface ClaimedDispatch {
   id: string;
@@ -24,16 +24,12 @@ export interface ClaimedDispatch {
   allowHandoff: boolean;
 }
 
-/** Agent turns as leased jobs: pending → running (leased) → done or failed. */
-export const dispatchTable: JobTable = {
-  name: "dispatches",
-  kind: "agent turn",
-  waiting: sql`"status" = 'pending'`,
-  active: sql`"status" = 'running'`,
-  onClaim: sql`"status" = 'running'`,
-  onRelease: sql`"status" = 'pending'`,
-  columns: sql`"id", "messageId", "agentId", "conversationId", "attempt", "failures", "lastError", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff"`,
-};
+/** Agent turns as leased jobs. */
+export const dispatchTable = pendingRunningTable(
+  "dispatches",
+  "agent turn",
+  sql`"id", "messageId", "agentId", "conversationId", "attempt", "failures", "lastError", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff"`,
+);
 
 /**
  * Takes the oldest runnable dispatch, leased to this worker. A dispatch runs only after every

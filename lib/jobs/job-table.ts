@@ -23,6 +23,11 @@ export interface JobTable {
   columns: Sql;
 }
 
+/** A kind whose rows go pending → running (leased) → done or failed, with a `status` column. */
+export function pendingRunningTable(name: LeasedTableName, kind: string, columns: Sql): JobTable {
+  return { name, kind, waiting: sql`"status" = 'pending'`, active: sql`"status" = 'running'`, onClaim: sql`"status" = 'running'`, onRelease: sql`"status" = 'pending'`, columns };
+}
+
 /** This process, as recorded in the rows it holds. */
 export const nodeName = `${hostname()}:${process.pid}`;
 
@@ -60,11 +65,14 @@ function owned(job: JobTable, lease: Pick<Lease, "id" | "attempt">): Sql {
 }
 
 /**
- * For writes to other tables: true only while this attempt still holds the job. The row is
- * share-locked until the write commits, so a new claim cannot slip in between check and write.
+ * For writes to other tables: true only while this attempt still holds the job. The job's row is
+ * locked until the write commits, so a new claim cannot slip in between check and write. The lock
+ * is the one an update takes (not a share lock): a write that also updates the row (a panel's
+ * token count) would otherwise deadlock with a concurrent one of the same job, each holding a
+ * share lock the other must wait for.
  */
 export function leaseHolds(job: JobTable, lease: Pick<Lease, "id" | "attempt">): Sql {
-  return sql`EXISTS (SELECT 1 FROM ${table(job.name)} WHERE ${owned(job, lease)} FOR SHARE)`;
+  return sql`EXISTS (SELECT 1 FROM ${table(job.name)} WHERE ${owned(job, lease)} FOR NO KEY UPDATE)`;
 }
 
 /** A write for a leased job in another table (a snapshot, a panel turn): who writes, and the condition that it still holds the job. */

@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
-import { releaseJob, renewJob, retryJob, type JobTable } from "./job-table";
+import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { claimJob, releaseJob, renewJob, retryJob, type JobTable } from "./job-table";
 import { endedByLease, HeldLease, NODE_STOPPING, type Lease } from "./lease";
 
 /** What every claimed job has: its row id, this claim's attempt, the failures before it and why the last one failed. */
@@ -14,8 +15,8 @@ export interface ClaimedJob {
 export interface LeasedWorkerOptions<Job extends ClaimedJob> {
   prisma: Prisma;
   table: JobTable;
-  /** Claims one runnable job (see claimJob): among these ids when given, any otherwise. */
-  claim(options: { leaseMs: number; among?: string[] }): Promise<Job | null>;
+  /** Claims one runnable job: among these ids when given, any otherwise. By default the oldest runnable one (claimJob). */
+  claim?(options: { leaseMs: number; among?: string[] }): Promise<Job | null>;
   /** Does the work; its last write finishes the job, fenced by the lease (updateHeldJob, leaseHolds). */
   run(job: Job, lease: Lease): Promise<void>;
   /** The job failed `maxFailures` times: its final, fenced write says why (`reason`: the last error). */
@@ -47,6 +48,7 @@ export interface LeasedWorker<Job extends ClaimedJob> {
  */
 export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerOptions<Job>): LeasedWorker<Job> {
   const { prisma, table, leaseMs = 30_000, pollMs = 1_000, concurrency = 4, maxFailures = 3, backoff = { baseMs: 2_000, maxMs: 5 * 60_000 } } = options;
+  const claim = options.claim ?? ((claiming) => claimJob<Job>(prisma, table, { leaseMs: claiming.leaseMs, order: sql`d."createdAt"` }));
   const running = new Map<Promise<void>, HeldLease>();
   let draining = false;
   /** Settles when the claims under way end: stop() waits for it. */
@@ -116,7 +118,7 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
       while (!stopped && running.size < concurrency && (sweep || wanted.size > 0)) {
         const requestsBefore = requests;
         const sentAt = Date.now();
-        const job = await options.claim({ leaseMs, among: sweep ? undefined : [...wanted] });
+        const job = await claim({ leaseMs, among: sweep ? undefined : [...wanted] });
         if (job) {
           wanted.delete(job.id);
           const lease = new HeldLease(table.kind, job.id, job.attempt, sentAt + leaseMs);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
-import { claimJob, updateHeldJob, type JobTable } from "@/lib/jobs/job-table";
+import { updateHeldJob, type JobTable } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
 import { startLeasedWorker, type ClaimedJob, type LeasedWorker } from "@/lib/jobs/leased-worker";
 import { log } from "@/lib/log/logger";
@@ -105,7 +105,6 @@ export function startKnowledgeWorker(deps: IngestionDeps, { pollMs = 2_000, leas
   return startLeasedWorker({
     prisma: deps.prisma,
     table: documentTable,
-    claim: (options) => claimJob<ClaimedDocument>(deps.prisma, documentTable, { leaseMs: options.leaseMs, order: sql`d."createdAt"` }),
     run: (document, lease) => ingestDocument(deps, document, lease),
     giveUp: (document, lease, reason) => giveUpDocument(deps, document, lease, reason),
     leaseMs,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readContextSettings } from "@/lib/agents/agent-settings";
 import type { Prisma } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
-import { claimJob, updateHeldJob, type JobTable } from "@/lib/jobs/job-table";
+import { pendingRunningTable, updateHeldJob } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
 import { startLeasedWorker, type ClaimedJob, type LeasedWorker } from "@/lib/jobs/leased-worker";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
@@ -29,16 +29,8 @@ export interface ClaimedSessionEnd extends ClaimedJob {
   requestedBy: string | null;
 }
 
-/** A session's end is a leased job: pending → running (leased) → done, or failed with the reason. */
-export const sessionEndTable: JobTable = {
-  name: "session_ends",
-  kind: "session end",
-  waiting: sql`"status" = 'pending'`,
-  active: sql`"status" = 'running'`,
-  onClaim: sql`"status" = 'running'`,
-  onRelease: sql`"status" = 'pending'`,
-  columns: sql`"id", "conversationId", "fromSeq", "toSeq", "requestedBy", "attempt", "failures", "lastError"`,
-};
+/** A session's end is a leased job: done once its episodes are written, or failed with the reason. */
+export const sessionEndTable = pendingRunningTable("session_ends", "session end", sql`"id", "conversationId", "fromSeq", "toSeq", "requestedBy", "attempt", "failures", "lastError"`);
 
 /**
  * Ends a conversation's open session now (seed 002's write phase), recorded in one statement:
@@ -164,7 +156,6 @@ export function startSessionEndWorker(deps: SessionDeps, { leaseMs = 60_000, pol
   return startLeasedWorker({
     prisma: deps.prisma,
     table: sessionEndTable,
-    claim: (options) => claimJob<ClaimedSessionEnd>(deps.prisma, sessionEndTable, { leaseMs: options.leaseMs, order: sql`d."createdAt"` }),
     run: (job, lease) => writeEpisodes(deps, job, lease),
     giveUp: (job, lease, reason) => giveUpSessionEnd(deps, job, lease, reason),
     leaseMs,

@@ -1,6 +1,4 @@
 import type { Prisma } from "@/lib/db/open-database";
-import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
-import { claimJob } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
 import { startLeasedWorker, type ClaimedJob, type LeasedWorker } from "@/lib/jobs/leased-worker";
 import { panelTable } from "./panel-table";
@@ -29,7 +27,6 @@ export function startPanelWorker({
   return startLeasedWorker({
     prisma,
     table: panelTable,
-    claim: (options) => claimJob<ClaimedJob>(prisma, panelTable, { leaseMs: options.leaseMs, order: sql`d."createdAt"` }),
     run: (job, lease) => coordinate(job.id, lease),
     giveUp: (job, lease, reason) => giveUp(job.id, lease, reason),
     leaseMs,
