@@ -77,6 +77,7 @@ test("a member ends a session with an agent, sees what it remembers, and forgets
   await expect(outcome).toBeVisible({ timeout: 20_000 });
   await outcome.getByText(/Session ended/).click();
   await expect(outcome).toContainText("Thursdays at 10:00");
+  await expectAccessible(person.page, "a session's end, what was kept shown");
   await expect(person.page.getByRole("button", { name: "End session" })).toBeEnabled();
   await person.page.getByRole("button", { name: "What Ada remembers" }).click();
   const dialog = person.page.getByRole("dialog", { name: "What Ada remembers about you" });

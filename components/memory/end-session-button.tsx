@@ -46,7 +46,7 @@ export function EndSessionButton({ conversationId, endSession, readSessionEnd }:
   };
 
   return (
-    <span className="flex min-w-0 flex-wrap items-center gap-2">
+    <div className="flex min-w-0 flex-wrap items-center gap-2">
       <button
         type="button"
         disabled={working}
@@ -56,10 +56,10 @@ export function EndSessionButton({ conversationId, endSession, readSessionEnd }:
       >
         {working ? "Ending session…" : "End session"}
       </button>
-      <span role="status" className="min-w-0 text-xs text-muted">
+      <div role="status" className="min-w-0 text-xs text-muted">
         {working ? (view?.retrying ? "The model did not answer; trying again shortly." : "Writing what the agents keep…") : view ? <Outcome view={view} /> : status}
-      </span>
-    </span>
+      </div>
+    </div>
   );
 }
 
@@ -67,7 +67,7 @@ function Outcome({ view }: { view: SessionEndView }) {
   if (view.status === "failed") return <span className="text-danger">{view.error}</span>;
   if (view.kept.length === 0) return <>Session ended: nothing was kept about you.</>;
   return (
-    <details className="inline">
+    <details>
       <summary className="cursor-pointer">
         Session ended: {view.kept.map((episode) => `${episode.agentName} kept ${episode.facts.length} ${episode.facts.length === 1 ? "fact" : "facts"}`).join(", ")} about you.
       </summary>
