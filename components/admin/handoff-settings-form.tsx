@@ -71,7 +71,9 @@ export function HandoffSettingsForm({
     form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
 
-  const nameOf = (id: string) => candidates.find((candidate) => candidate.id === id)?.displayName ?? "Unknown agent";
+  const nameOf = (id: string) => candidates.find((candidate) => candidate.id === id)?.displayName ?? "Deleted agent";
+  /** A specialist (or a rule's target) whose agent was deleted since the settings were saved. */
+  const isGone = (id: string) => !candidates.some((candidate) => candidate.id === id);
   const update = (change: Partial<HandoffSettings>) => {
     setSaved(false);
     setSettings((current) => ({ ...current, ...change }));
@@ -140,7 +142,7 @@ export function HandoffSettingsForm({
             const name = nameOf(specialist.agentId);
             return (
               <li key={specialist.agentId} aria-label={`Specialist ${name}`} className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-3 dark:border-slate-800">
-                <Field id={`${prefix}-agent`} label="Agent" error={fieldError(`${prefix}.agentId`)}>
+                <Field id={`${prefix}-agent`} label="Agent" error={fieldError(`${prefix}.agentId`) ?? (isGone(specialist.agentId) ? "This agent was deleted: remove it (no handoff reaches it)." : undefined)}>
                   {(describedBy) => (
                     <select
                       id={`${prefix}-agent`}
@@ -244,7 +246,7 @@ export function HandoffSettingsForm({
                     />
                   )}
                 </Field>
-                <Field id={`${prefix}-agent`} label="Hands off to" error={fieldError(`${prefix}.agentId`)}>
+                <Field id={`${prefix}-agent`} label="Hands off to" error={fieldError(`${prefix}.agentId`) ?? (isGone(route.agentId) ? "Its specialist was deleted: this rule is skipped until you point it at another specialist or remove it." : undefined)}>
                   {(describedBy) => (
                     <select
                       id={`${prefix}-agent`}

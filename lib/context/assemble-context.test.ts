@@ -6,6 +6,7 @@ import type { ChatMessage } from "@/lib/llm/types";
 import { assembleContext, noTiming, type AssemblyInput } from "./assemble-context";
 import type { ContextConfig, ConversationMessage, Retrieved, Summarize } from "./types";
 import { noRetrieval } from "./types";
+import { episodesText, knowledgeText, procedureText } from "./section-text";
 
 const AGENT = "agent-toby";
 const encoders = new Map<string, ReturnType<typeof get_encoding>>();
@@ -83,9 +84,9 @@ describe("assembleContext: order, roles and the window", () => {
 
     expect(messages).toEqual([
       { role: "system", content: "You are Toby." },
-      { role: "system", content: "Matched procedure: Leave request\nStep 1: Ask dates\nStep 2: Check balance" },
-      { role: "system", content: "Retrieved knowledge:\n\nSource: HR Policy 2025.pdf\nAnnual leave is 25 days." },
-      { role: "system", content: "Past conversation snippets:\n2025-03-14: Ann asked about leave." },
+      { role: "system", content: procedureText({ id: "p", name: "Leave request", steps: ["Ask dates", "Check balance"], score: 1, matchedBy: "regex" }) },
+      { role: "system", content: knowledgeText([{ id: "k", source: "HR Policy 2025.pdf", content: "Annual leave is 25 days.", score: 1 }]) },
+      { role: "system", content: episodesText([{ id: "e", content: "Ann asked about leave.", occurredAt: "2025-03-14T10:00:00.000Z", score: 1 }]) },
       { role: "user", content: "hello all", name: "ann_lee" },
       { role: "assistant", content: "hi Ann" },
       { role: "user", content: "I am Ada", name: "ada" },
@@ -197,8 +198,8 @@ describe("assembleContext: pruners", () => {
     const fits = independentCount(
       [
         { role: "system", content: "You are Toby." },
-        { role: "system", content: `Matched procedure: Proc\nStep 1: ${long(10)}` },
-        { role: "system", content: `Retrieved knowledge:\n\nSource: a.pdf\n${long(30)}` },
+        { role: "system", content: procedureText({ id: "p", name: "Proc", steps: [long(10)], score: 1, matchedBy: "regex" }) },
+        { role: "system", content: knowledgeText([{ id: "k", source: "a.pdf", content: long(30), score: 1 }]) },
         { role: "user", content: "hi", name: "ann" },
         { role: "user", content: "q", name: "ann" },
       ],

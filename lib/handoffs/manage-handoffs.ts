@@ -36,9 +36,13 @@ export async function saveHandoffSettings(prisma: Prisma, { actor, agentId, sett
   const ids = settings.specialists.map((specialist) => specialist.agentId);
   const found = await prisma.agent.findMany({ where: { projectId: agent.projectId, id: { in: ids } }, select: { id: true } });
   const fields: Record<string, string> = {};
+  const exists = (agentId: string) => found.some((row) => row.id === agentId);
   settings.specialists.forEach((specialist, index) => {
     if (specialist.agentId === agent.id) fields[`specialists.${index}.agentId`] = `${agent.displayName} cannot hand off to itself.`;
-    else if (!found.some((row) => row.id === specialist.agentId)) fields[`specialists.${index}.agentId`] = "That agent is not in this project.";
+    else if (!exists(specialist.agentId)) fields[`specialists.${index}.agentId`] = "That agent is not in this project (it may have been deleted): remove it.";
+  });
+  settings.routes.forEach((route, index) => {
+    if (!exists(route.agentId)) fields[`routes.${index}.agentId`] = "This rule's specialist no longer exists: point the rule at another specialist or remove it.";
   });
   if (settings.orchestrator && settings.specialists.length === 0) fields.specialists = "An orchestrator needs at least one specialist.";
   if (Object.keys(fields).length > 0) throw new AppError("bad_request", Object.values(fields)[0]!, fields);

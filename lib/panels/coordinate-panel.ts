@@ -46,6 +46,8 @@ interface TurnEnd {
 }
 
 const RESTART = "panel-restart";
+/** A reply shorter than this is not worth a call: the cap counts as reached. */
+const MIN_REPLY_TOKENS = 16;
 const ENDED = "panel-ended";
 
 /**
@@ -83,6 +85,10 @@ class PanelRun {
   private settle!: () => void;
   private readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
   private readonly running = new Set<Promise<void>>();
+  /** Tokens the calls in flight may still spend (their prompts and longest replies): the cap holds before each call. */
+  private reserved = 0;
+  /** A turn was not started because the cap left no room for it: the panel ends once nothing runs. */
+  private capped = false;
 
   private readonly stop: AbortSignal;
 
@@ -181,6 +187,17 @@ class PanelRun {
       member.state = "failed";
       return this.endTurn(turn, { status: "failed", tokens: 0, error: "The panel's context does not fit this agent's budget." });
     }
+    // The token cap holds before the call: its prompt and its longest reply must fit what the cap
+    // leaves beside the calls in flight, and the reply is bounded (max_tokens) by what is left.
+    const prompt = snapshot.budget.usedTokens;
+    const maxOutputTokens = Math.min(context.turn.agent.maxOutputTokens, panel.tokenCap - panel.tokensUsed - this.reserved - prompt);
+    if (maxOutputTokens < MIN_REPLY_TOKENS) {
+      this.capped = true;
+      member.state = this.answerOf(member.id) ? "answered" : "idle";
+      return this.endTurn(turn, { status: "restarted", tokens: 0, error: "Not started: the panel's token cap leaves no room for this turn." });
+    }
+    const reservation = prompt + maxOutputTokens;
+    this.reserved += reservation;
 
     let text = "";
     let outputTokens: number | undefined;
@@ -196,7 +213,7 @@ class PanelRun {
         const tools = provider.name === "openai" ? panelTools(answers.map((answer) => answer.id)) : undefined;
         let index = 0;
         const contextReport = `${describeContext(snapshot)} Panel round ${turn.round} of ${panel.maxRounds}, ${answers.length} answer${answers.length === 1 ? "" : "s"} so far.`;
-        const request = { model: context.turn.agent.model, messages, temperature: context.turn.agent.temperature, maxOutputTokens: context.turn.agent.maxOutputTokens, signal, tools, contextReport };
+        const request = { model: context.turn.agent.model, messages, temperature: context.turn.agent.temperature, maxOutputTokens, signal, tools, contextReport };
         for await (const event of provider.stream(request)) {
           if (event.type === "usage") outputTokens = event.outputTokens;
           else if (event.type === "tool_call") toolCalls.push(event);
@@ -214,6 +231,8 @@ class PanelRun {
       if (!(error instanceof LlmError)) throw error;
       member.state = "failed";
       return this.endTurn(turn, { status: "failed", tokens, error: error.message });
+    } finally {
+      this.reserved -= reservation;
     }
     const tokens = snapshot.budget.usedTokens + (outputTokens ?? countTokens(text, context.turn.agent.model));
     // Restarted (or ended) just as it finished: a newer turn of this agent speaks for it.
@@ -291,6 +310,7 @@ class PanelRun {
     if (active.length === 0) return this.end("failed");
     if (active.every((member) => member.state === "voted" && this.voteIsValid(member.id))) return this.end("all_voted");
     if (this.running.size > 0 || active.some((member) => member.state === "working")) return;
+    if (this.capped) return this.end("tokens");
     const undecided = active.filter((member) => !this.voteIsValid(member.id) && member.rounds < this.state.panel.maxRounds);
     if (undecided.length === 0) return this.end("max_rounds");
     for (const member of undecided) this.start(member);

@@ -9,13 +9,17 @@ import { AppError } from "@/lib/errors/app-error";
 import { findPrimaryProject } from "@/lib/projects/primary-project";
 import { integer } from "@/lib/validation/numbers";
 import { refinePlainText } from "@/lib/validation/plain-text";
-import { PANEL_HANDLE } from "./panel-rules";
+import { MAX_PANEL_SIZE, PANEL_HANDLE } from "./panel-rules";
 import { PANEL_DEFAULTS } from "./plan-panel";
 
 export const savedPanelSchema = z.object({
   handle: handleField.refine((handle) => handle !== PANEL_HANDLE, "@panel is taken: it asks a panel of the agents you mention."),
   name: z.string().trim().min(1, "Name the panel.").max(60, "Keep the name under 60 characters.").superRefine(refinePlainText("Names")),
-  agentIds: z.array(z.string().uuid()).min(2, "A panel needs at least two agents.").max(8, "At most 8 agents sit on a panel."),
+  agentIds: z
+    .array(z.string().uuid())
+    .min(2, "A panel needs at least two agents.")
+    .max(MAX_PANEL_SIZE, `At most ${MAX_PANEL_SIZE} agents sit on a panel.`)
+    .refine((ids) => new Set(ids).size === ids.length, "An agent sits on a panel once: remove the one listed twice."),
   maxRounds: integer("Rounds", 1, 10).default(PANEL_DEFAULTS.maxRounds),
   tokenCap: integer("Token cap", 500, 1_000_000).default(PANEL_DEFAULTS.tokenCap),
   timeLimitSeconds: integer("Time limit", 10, 3_600).default(PANEL_DEFAULTS.timeLimitSeconds),

@@ -1,3 +1,5 @@
+import { escapeFrameText } from "@/lib/context/section-text";
+
 /**
  * The one user message a panel agent gets at each start (seed 001's dynamic context
  * reconstruction): the conversation so far, the question, the current answers and the voting
@@ -37,22 +39,18 @@ export interface RoundPromptInput {
   maxRounds: number;
 }
 
-/** Text made safe inside a section: <, > and & become entities. */
-export function escapeSection(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
 
 const section = (name: string, body: string) => `<${name}>\n${body}\n</${name}>`;
 
 /** The answers and voting state: what changes between rounds, and what the history must leave room for. */
 export function coordinationSections({ answers, votes, round, maxRounds }: Pick<RoundPromptInput, "answers" | "votes" | "round" | "maxRounds">): string {
-  const answerText = answers.length === 0 ? "(no answers yet)" : answers.map((answer) => `<ANSWER id="${answer.id}" agent="${escapeSection(answer.agent)}">\n${escapeSection(answer.content)}\n</ANSWER>`).join("\n");
-  const voteLines = votes.map((vote) => `${escapeSection(vote.voter)} voted for ${escapeSection(vote.for)}'s answer: ${escapeSection(vote.reason)}`);
+  const answerText = answers.length === 0 ? "(no answers yet)" : answers.map((answer) => `<ANSWER id="${answer.id}" agent="${escapeFrameText(answer.agent)}">\n${escapeFrameText(answer.content)}\n</ANSWER>`).join("\n");
+  const voteLines = votes.map((vote) => `${escapeFrameText(vote.voter)} voted for ${escapeFrameText(vote.for)}'s answer: ${escapeFrameText(vote.reason)}`);
   const voting = [...(voteLines.length ? voteLines : ["(no votes yet)"]), `Round ${round} of ${maxRounds}.`].join("\n");
   return [section("CURRENT_ANSWERS", answerText), section("VOTING_STATE", voting)].join("\n\n");
 }
 
 export function roundPrompt(input: RoundPromptInput): string {
-  const history = input.history.length === 0 ? "(nothing before this question)" : input.history.map(escapeSection).join("\n");
-  return [section("CONVERSATION_HISTORY", history), section("CURRENT_MESSAGE", escapeSection(input.question)), coordinationSections(input)].join("\n\n");
+  const history = input.history.length === 0 ? "(nothing before this question)" : input.history.map(escapeFrameText).join("\n");
+  return [section("CONVERSATION_HISTORY", history), section("CURRENT_MESSAGE", escapeFrameText(input.question)), coordinationSections(input)].join("\n\n");
 }

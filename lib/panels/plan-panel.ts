@@ -66,8 +66,9 @@ export async function planPanel(prisma: Transaction, { conversationId, mentions 
 function savedPlan(saved: NonNullable<ConversationRow["savedPanel"]>, agents: ConversationRow["savedAgents"]): PanelPlan {
   const refusal = savedPanelRefusal(saved, agents);
   if (refusal) throw new AppError("bad_request", refusal);
-  const { id, agentIds, maxRounds, tokenCap, timeLimitSeconds } = saved;
-  return { id: randomUUID(), agentIds, savedPanelId: id, maxRounds, tokenCap, timeLimitSeconds, consumedHandles: [saved.handle, ...agents.map((agent) => agent.handle)] };
+  const { id, maxRounds, tokenCap, timeLimitSeconds } = saved;
+  // A panel saved before duplicates were refused seats each agent once.
+  return { id: randomUUID(), agentIds: [...new Set(saved.agentIds)], savedPanelId: id, maxRounds, tokenCap, timeLimitSeconds, consumedHandles: [saved.handle, ...agents.map((agent) => agent.handle)] };
 }
 
 /** The panel row, in the posting transaction, once the question is written. */

@@ -313,7 +313,7 @@ describe("handoffs", () => {
     const save = (settings: unknown) => saveHandoffSettings(app.prisma, { actor: admin, agentId: agents.aria!, settings: handoffSettingsSchema.parse(settings) });
     await expect(save({ orchestrator: true, specialists: [specialist("aria", "summary")] })).rejects.toMatchObject({ fields: { "specialists.0.agentId": "Aria cannot hand off to itself." } });
     const stranger = await app.prisma.agent.create({ data: { project: { create: { slug: `other-${randomUUID()}`, name: "Other" } }, handle: "stranger", displayName: "Stranger", color: "#000000", systemPrompt: "x", model: "offline" } });
-    await expect(save({ orchestrator: true, specialists: [{ ...toby, agentId: stranger.id }] })).rejects.toMatchObject({ fields: { "specialists.0.agentId": "That agent is not in this project." } });
+    await expect(save({ orchestrator: true, specialists: [{ ...toby, agentId: stranger.id }] })).rejects.toMatchObject({ fields: { "specialists.0.agentId": "That agent is not in this project (it may have been deleted): remove it." } });
     await expect(save({ orchestrator: true, specialists: [] })).rejects.toMatchObject({ fields: { specialists: "An orchestrator needs at least one specialist." } });
 
     const routes = [{ pattern: "\\binvoice", agentId: agents.toby! }, { pattern: "invoice|refund", agentId: agents.sage! }];
@@ -324,6 +324,16 @@ describe("handoffs", () => {
     expect(testRoutingRules(settings, "Where is my INVOICE?")).toEqual({ rule: 1, agentId: agents.toby });
     expect(testRoutingRules(settings, "a refund please")).toEqual({ rule: 2, agentId: agents.sage });
     expect(testRoutingRules(settings, "hello")).toBeNull();
+
+    // A specialist deleted since: saving again refuses the rule that points at it (it would be skipped silently).
+    const gone = await app.prisma.agent.create({ data: { projectId, handle: `gone${Date.now() % 10_000}`, displayName: "Gone", color: "#000000", systemPrompt: "x", model: "offline" } });
+    const withGone = { orchestrator: true, specialists: [toby, specialist("sage", "recent"), { ...toby, agentId: gone.id }], routes: [...routes, { pattern: "gone", agentId: gone.id }] };
+    await save(withGone);
+    await app.prisma.agent.delete({ where: { id: gone.id } });
+    await expect(save(withGone)).rejects.toMatchObject({
+      fields: { "specialists.2.agentId": "That agent is not in this project (it may have been deleted): remove it.", "routes.2.agentId": "This rule's specialist no longer exists: point the rule at another specialist or remove it." },
+    });
+    await save({ orchestrator: true, specialists: [toby, specialist("sage", "recent")], routes });
     await app.prisma.user.update({ where: { id: ann.id }, data: { role: "member" } });
   });
 });

@@ -170,17 +170,38 @@ describe("panels", () => {
     expect(prompt.match(/<\/CURRENT_ANSWERS>/g)).toHaveLength(1);
   });
 
-  it("a saved panel ends at its token cap with the best answer so far, saying so", async () => {
-    const conversationId = await channel(["toby", "ada"]);
-    await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "tight", name: "Tight budget", agentIds: [agents.toby!, agents.ada!], tokenCap: 300 } });
-    fake.respondWith((request) => newAnswer(`${agentOf(request)} answer ${"word ".repeat(20)}`));
+  it("a saved panel's token cap is a cap: no call starts that could overrun it, replies are bounded by what is left, and it ends with the best answer so far", async () => {
+    const conversationId = await channel(["toby", "ada", "sage"]);
+    await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "tight", name: "Tight budget", agentIds: [agents.toby!, agents.ada!, agents.sage!], tokenCap: 500 } });
+    // Every agent answers at length every time (as text: a long reply), so only the cap can end it.
+    fake.respondWith((request) => ({ content: `${agentOf(request)} answers ${"at length ".repeat(400)}`, delayMs: 5 }));
+    const before = fake.requests.length;
     const question = await ask(conversationId, "@tight cap me");
     const { panel, message, metadata } = await finalAnswer(question);
     expect(panel.savedPanelId).not.toBeNull();
     expect(panel.endedReason).toBe("tokens");
-    expect(panel.tokensUsed).toBeGreaterThanOrEqual(300);
-    expect(message.content).toMatch(/\*The panel reached its token cap \(300 tokens\): this is the best answer so far\.\*$/);
+    expect(panel.tokensUsed).toBeLessThanOrEqual(500);
+    expect(panel.tokensUsed).toBeGreaterThan(0);
+    const calls = fake.requests.slice(before);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call.max_tokens).toBeLessThan(500);
+    expect(message.content).toMatch(/\*The panel reached its token cap \(500 tokens\): this is the best answer so far\.\*$/);
     expect(metadata.panel?.endedReason).toBe("tokens");
+  });
+
+  it("refuses an ad-hoc panel of more than 8 agents before anything is written or spent", async () => {
+    const handles = ["toby", "ada", "sage", "rex"];
+    for (let i = 0; handles.length < 9; i++) {
+      const handle = `crowd${i}${Date.now() % 10_000}`;
+      agents[handle] = (await app.prisma.agent.create({ data: { projectId, handle, displayName: handle, color: "#0ea5e9", systemPrompt: `You are ${handle}.`, provider: "openai", model: "gpt-4o-mini" } })).id;
+      handles.push(handle);
+    }
+    const conversationId = await channel(handles);
+    const requests = fake.requests.length;
+    const ack = await post(conversationId, `@panel ${handles.map((handle) => `@${handle}`).join(" ")} what now?`);
+    expect(ack).toMatchObject({ error: { code: "bad_request", message: "A panel seats at most 8 agents; this one names 9. Ask fewer agents." } });
+    expect(await app.prisma.panel.count({ where: { conversationId } })).toBe(0);
+    expect(fake.requests.length).toBe(requests);
   });
 
   it("ends at its time limit with the best answer so far, saying so", async () => {
@@ -313,6 +334,7 @@ describe("panels", () => {
       return parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message]));
     };
     expect(fields({ handle: "duo", name: "Duo", agentIds: [agents.toby] }).agentIds).toBe("A panel needs at least two agents.");
+    expect(fields({ handle: "twice", name: "Twice", agentIds: [agents.toby, agents.ada, agents.toby] }).agentIds).toBe("An agent sits on a panel once: remove the one listed twice.");
     expect(fields({ handle: "panel", name: "P", agentIds: [agents.toby, agents.ada] }).handle).toMatch(/@panel is taken/);
     const save = (input: object) => saveSavedPanel(app.prisma, { actor: admin, input: savedPanelSchema.parse({ name: "Board", agentIds: [agents.toby, agents.ada], ...input }) });
     await expect(save({ handle: "toby" })).rejects.toMatchObject({ fields: { handle: "@toby is already an agent's handle." } });

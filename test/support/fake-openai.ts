@@ -98,7 +98,10 @@ export class FakeOpenAI {
       const headers: Record<string, string> = scripted.requestId ? { "x-request-id": scripted.requestId } : {};
       return json(res, scripted.error, { error: { message: scripted.errorMessage ?? `fake ${scripted.error}`, type: kinds[scripted.error] } }, headers);
     }
-    const content = scripted.content ?? scripted.chunks?.join("") ?? "";
+    // Like a real provider, a reply stops at max_tokens (a word counts as a token here, as in usage below).
+    const limit = request.max_completion_tokens ?? request.max_tokens;
+    const whole = scripted.content ?? scripted.chunks?.join("") ?? "";
+    const content = limit !== undefined && !scripted.chunks ? (whole.match(/\S+\s*/g) ?? []).slice(0, limit).join("") : whole;
     const usage = { prompt_tokens: request.messages.reduce((sum, m) => sum + m.content.split(/\s+/).length, 0), completion_tokens: content.split(/\s+/).filter(Boolean).length };
     const totals = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
     if (!request.stream) {
