@@ -114,7 +114,7 @@ export class ConversationSync {
     this.requests += 1;
     this.socket.emit("conversation:join", { conversationId: this.conversationId }, (ack) => {
       if ("data" in ack) this.catchUp();
-      else if (ack.error.code === "rate_limited" || ack.error.code === "internal") this.later(this.join);
+      else if (ack.error.code === "rate_limited" || ack.error.code === "internal" || ack.error.code === "unavailable") this.later(this.join);
     });
   };
 

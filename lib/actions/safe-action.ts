@@ -4,7 +4,7 @@ import { z } from "zod";
 import { assertAdmin } from "@/lib/auth/assert-admin";
 import { getSessionUser, type SessionUser } from "@/lib/auth/session-user";
 import { AppError, toErrorPayload, type ErrorPayload } from "@/lib/errors/app-error";
-import { log } from "@/lib/log/logger";
+import { toClientError } from "@/lib/errors/client-error";
 import { getRuntime, type Runtime } from "@/lib/runtime/runtime";
 
 const anything = z.unknown();
@@ -80,8 +80,7 @@ function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z
 function failure(name: string, error: unknown): { error: ErrorPayload } {
   // Next's redirect()/notFound() work by throwing; they must propagate.
   if (isNextControlFlow(error)) throw error;
-  if (!(error instanceof AppError)) log.error("action failed", { action: name, error });
-  return { error: toErrorPayload(error) };
+  return { error: toErrorPayload(toClientError(error, "action failed", { action: name })) };
 }
 
 function isNextControlFlow(error: unknown): boolean {

@@ -58,6 +58,14 @@ const envSchema = z.object({
   RETENTION_SNAPSHOT_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   /** Days finished agent turns (dispatches) and ended panels' turn records are kept (0 = forever). */
   RETENTION_JOB_DAYS: z.coerce.number().int().min(0).max(36_500).default(14),
+  /** A knowledge file with more text than this is refused (about 1,000 dense pages). */
+  KNOWLEDGE_MAX_CHARS: z.coerce.number().int().min(1_000).max(50_000_000).default(2_000_000),
+  /** A PDF with more pages than this is refused before its text is read. */
+  KNOWLEDGE_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  /** A PDF whose text takes longer to read is refused; its worker thread is terminated. */
+  KNOWLEDGE_READ_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(10 * 60_000).default(20_000),
+  /** Memory one PDF read may take (its worker's heap, and the process's growth while it runs). */
+  KNOWLEDGE_READ_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -11,7 +11,9 @@ export type ErrorCode =
   | "conflict"
   | "payload_too_large"
   | "rate_limited"
-  | "internal";
+  | "internal"
+  /** A service Chorus needs (the database) cannot be reached: worth retrying shortly. */
+  | "unavailable";
 
 const statusByCode: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -22,7 +24,11 @@ const statusByCode: Record<ErrorCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 };
+
+/** What a client is told about a failure that is not its doing; the details go to the log. */
+export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again.";
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -52,5 +58,5 @@ export function toErrorPayload(error: unknown): ErrorPayload {
   if (error instanceof AppError) {
     return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
   }
-  return { code: "internal", message: "Something went wrong on our side. Please try again." };
+  return { code: "internal", message: INTERNAL_ERROR_MESSAGE };
 }

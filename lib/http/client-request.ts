@@ -8,7 +8,8 @@ export type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 /** Set on every request by the HTTP entry point, after any client-sent value was removed. */
 export const CLIENT_ADDRESS_HEADER = "x-chorus-client-address";
 
-function header(headers: HeaderBag, name: string): string | undefined {
+/** One header's value, from Node's header object or a fetch `Headers`. */
+export function header(headers: HeaderBag, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
   const value = headers[name];
   return Array.isArray(value) ? value.join(", ") : value;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { toErrorPayload, AppError } from "@/lib/errors/app-error";
 import { log } from "@/lib/log/logger";
 import { CLIENT_ADDRESS_HEADER, clientAddress, requestProtocol } from "./client-request";
+import { crossSiteVerdict, type CrossSiteVerdict, type OriginPolicy } from "./cross-site";
 
 /** Larger bodies are refused before anything reads them. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -16,9 +17,7 @@ export function bodyLimitFor(url: string | undefined, base = MAX_BODY_BYTES): nu
 
 const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded", "x-real-ip"];
 
-export interface RequestGuardOptions {
-  /** How many proxies in front of this node may be believed (TRUST_PROXY). */
-  trustedProxies: number;
+export interface RequestGuardOptions extends OriginPolicy {
   maxBodyBytes?: number;
 }
 
@@ -34,10 +33,11 @@ export interface RequestGuard {
 /**
  * The HTTP entry point every request passes first: the client's address is worked out once
  * (and a client-sent copy of our header is dropped), forwarding headers are removed unless a
- * proxy is trusted, oversized bodies get 413, and cookies are marked Secure when a trusted
- * proxy says the browser used https.
+ * proxy is trusted, requests another site may have forged get 403 (cross-site.ts: the app's one
+ * CSRF check), oversized bodies get 413, and cookies are marked Secure when a trusted proxy says
+ * the browser used https.
  */
-export function createRequestGuard({ trustedProxies, maxBodyBytes = MAX_BODY_BYTES }: RequestGuardOptions): RequestGuard {
+export function createRequestGuard({ trustedProxies, allowedOrigins, maxBodyBytes = MAX_BODY_BYTES }: RequestGuardOptions): RequestGuard {
   let active = 0;
   const idle: (() => void)[] = [];
   const finished = () => {
@@ -51,6 +51,8 @@ export function createRequestGuard({ trustedProxies, maxBodyBytes = MAX_BODY_BYT
       delete req.headers[CLIENT_ADDRESS_HEADER];
       if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
 
+      const crossSite = crossSiteVerdict(req, { trustedProxies, allowedOrigins });
+      if (crossSite) return refuseCrossSite(req, res, crossSite, address);
       const limit = bodyLimitFor(req.url, maxBodyBytes);
       if (tooLarge(req, limit)) return refuseTooLarge(req, res, limit);
       if (requestProtocol(req.headers, trustedProxies) === "https") markCookiesSecure(res);
@@ -90,10 +92,34 @@ function tooLarge(req: IncomingMessage, maxBodyBytes: number): boolean {
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): void {
   log.warn("request refused: body too large", { path: req.url, contentLength: req.headers["content-length"] });
   const megabytes = Math.round((maxBodyBytes / 1024 / 1024) * 10) / 10;
-  const error = new AppError("payload_too_large", `This request is too large: at most ${megabytes} MB can be sent at once.`);
-  res.writeHead(413, { "content-type": "application/json", connection: "close" });
+  refuse(req, res, new AppError("payload_too_large", `This request is too large: at most ${megabytes} MB can be sent at once.`));
+}
+
+const crossSiteMessages: Record<CrossSiteVerdict, string> = {
+  "foreign-origin": "Requests from other sites are refused. Scripts should use a personal API token (Authorization: Bearer) without cookies.",
+  "no-origin":
+    "This request does not say which site sent it (no Origin header), so it is refused as possibly forged. " +
+    "Chorus's pages send one; scripts should use a personal API token (Authorization: Bearer) without cookies.",
+};
+
+function refuseCrossSite(req: IncomingMessage, res: ServerResponse, verdict: CrossSiteVerdict, address: string | undefined): void {
+  log.warn("request refused: cross-site", {
+    verdict,
+    method: req.method,
+    path: req.url,
+    origin: req.headers.origin,
+    secFetchSite: req.headers["sec-fetch-site"],
+    withCookie: req.headers.cookie !== undefined,
+    serverAction: req.headers["next-action"] !== undefined,
+    address,
+  });
+  refuse(req, res, new AppError("forbidden", crossSiteMessages[verdict]));
+}
+
+/** Answers with the error as JSON without reading the body, then drops the connection. */
+function refuse(req: IncomingMessage, res: ServerResponse, error: AppError): void {
+  res.writeHead(error.status, { "content-type": "application/json", connection: "close" });
   res.end(JSON.stringify({ error: toErrorPayload(error) }));
-  // The body is not read: drop the connection once the answer is out.
   res.on("finish", () => req.socket.destroySoon?.());
 }
 

@@ -1,5 +1,5 @@
-import { AppError, toErrorPayload } from "@/lib/errors/app-error";
-import { log } from "@/lib/log/logger";
+import { AppError, toErrorPayload, type ErrorCode } from "@/lib/errors/app-error";
+import { DATABASE_RETRY_AFTER_S, toClientError } from "@/lib/errors/client-error";
 
 /** A result with a status other than 200 (201 Created). */
 export class WithStatus<T> {
@@ -9,16 +9,20 @@ export class WithStatus<T> {
   ) {}
 }
 
+/** Headers that tell a client what to do next: how to authenticate, when to retry. */
+const headersByCode: Partial<Record<ErrorCode, Record<string, string>>> = {
+  unauthorized: { "www-authenticate": 'Bearer realm="chorus"' },
+  unavailable: { "retry-after": String(DATABASE_RETRY_AFTER_S) },
+};
+
 /** Route handlers answer `{ data }` or `{ error }` with the error's HTTP status. */
 export async function jsonResponse<T>(name: string, run: () => Promise<T | WithStatus<T>>): Promise<Response> {
   try {
     const result = await run();
     return result instanceof WithStatus ? Response.json({ data: result.data }, { status: result.status }) : Response.json({ data: result });
   } catch (error) {
-    if (!(error instanceof AppError)) log.error("route failed", { route: name, error });
-    const status = error instanceof AppError ? error.status : 500;
-    const headers = error instanceof AppError && error.code === "unauthorized" ? { "www-authenticate": 'Bearer realm="chorus"' } : undefined;
-    return Response.json({ error: toErrorPayload(error) }, { status, headers });
+    const failure = toClientError(error, "route failed", { route: name });
+    return Response.json({ error: toErrorPayload(failure) }, { status: failure.status, headers: headersByCode[failure.code] });
   }
 }
 

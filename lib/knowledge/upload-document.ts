@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { assertAdmin } from "@/lib/auth/assert-admin";
 import type { SessionUser } from "@/lib/auth/session-user";
+import { readEnv } from "@/lib/config/env";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError } from "@/lib/errors/app-error";
 import { findPrimaryProject } from "@/lib/projects/primary-project";
-import { refinePlainText } from "@/lib/validation/plain-text";
+import { refineSingleLine } from "@/lib/validation/plain-text";
 import { z } from "zod";
-import { extractText } from "./extract-text";
+import { extractionLimits, extractText } from "./extract-text";
+import type { ReadLimits } from "./read-pdf-text";
 import { toDocumentSummary, type DocumentSummary } from "./document-summary";
 
 const fileName = z
@@ -14,7 +16,7 @@ const fileName = z
   .trim()
   .min(1, "The file needs a name.")
   .max(200, "File names can be at most 200 characters.")
-  .superRefine(refinePlainText("File names"));
+  .superRefine(refineSingleLine("File names"));
 
 /** The agent, if it belongs to the admin's project; anything else is "not found". */
 export async function agentOfAdmin(prisma: Prisma, { actor, agentId }: { actor: SessionUser; agentId: string }): Promise<{ id: string; projectId: string; displayName: string }> {
@@ -25,16 +27,26 @@ export async function agentOfAdmin(prisma: Prisma, { actor, agentId }: { actor: 
   return agent;
 }
 
+export interface UploadDocumentOptions {
+  actor: SessionUser;
+  agentId: string;
+  name: string;
+  bytes: Uint8Array;
+  /** Caps on the extracted text and limits on reading a PDF; by default the node's configuration. */
+  limits?: ReadLimits;
+}
+
 /**
- * Accepts a file for an agent's knowledge: its text is extracted now (so a bad file is refused
- * at once with the reason) and the document is queued; chunking, embedding and indexing happen
- * in the background. A document of the same name is replaced when this one is ready.
+ * Accepts a file for an agent's knowledge: its text is extracted now, a PDF in a worker thread
+ * (so a bad file is refused at once with the reason), and the document is queued; chunking,
+ * embedding and indexing happen in the background. A document of the same name is replaced when
+ * this one is ready.
  */
-export async function uploadDocument(prisma: Prisma, { actor, agentId, name, bytes }: { actor: SessionUser; agentId: string; name: string; bytes: Uint8Array }): Promise<DocumentSummary> {
+export async function uploadDocument(prisma: Prisma, { actor, agentId, name, bytes, limits = extractionLimits(readEnv()) }: UploadDocumentOptions): Promise<DocumentSummary> {
   const agent = await agentOfAdmin(prisma, { actor, agentId });
   const parsedName = fileName.safeParse(name);
   if (!parsedName.success) throw new AppError("bad_request", parsedName.error.issues[0]!.message);
-  const { text, mediaType } = await extractText(parsedName.data, bytes);
+  const { text, mediaType } = await extractText(parsedName.data, bytes, limits);
   const row = await prisma.knowledgeDocument.create({
     data: { id: randomUUID(), agentId: agent.id, name: parsedName.data, mediaType, bytes: bytes.length, text },
   });

@@ -7,7 +7,7 @@ import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversation
 import { sendMessage } from "@/lib/conversations/send-message";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError, toErrorPayload } from "@/lib/errors/app-error";
-import { log } from "@/lib/log/logger";
+import { toClientError } from "@/lib/errors/client-error";
 import { EventBudget } from "./event-budget";
 import { conversationRoom, type Ack, type ClientToServerEvents, type InterServerEvents, type ServerToClientEvents, type SocketData } from "./events";
 import type { RealtimePublisher } from "./publisher";
@@ -117,10 +117,7 @@ function handlerFor(socket: ChorusSocket, inFlight: Set<Promise<unknown>>, budge
       }
       const task = run(parsed.data).then(
         (data) => reply({ data }),
-        (error: unknown) => {
-          if (!(error instanceof AppError)) log.error("socket handler failed", { event, userId: socket.data.user.id, error });
-          reply({ error: toErrorPayload(error) });
-        },
+        (error: unknown) => reply({ error: toErrorPayload(toClientError(error, "socket handler failed", { event, userId: socket.data.user.id })) }),
       );
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));

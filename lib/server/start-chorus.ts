@@ -35,7 +35,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
   await startMemory(runtime, embedderFor(env));
   const redis = env.REDIS_URL ? await connectRedisAdapter(env.REDIS_URL, { onReconnect: () => runtime.realtime.resync() }) : null;
   if (redis) runtime.redisStatus = redis.status;
-  const requests = createRequestGuard({ trustedProxies: env.TRUST_PROXY });
+  const requests = createRequestGuard({ trustedProxies: env.TRUST_PROXY, allowedOrigins: env.allowedOrigins });
   const httpServer = createServer(requests.wrap(handle ?? toNodeHandler(runtime.auth)));
   const realtime = createRealtimeServer(httpServer, {
     prisma: db.prisma,

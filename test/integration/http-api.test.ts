@@ -101,12 +101,11 @@ describe("HTTP API", () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
-  it("accepts the session cookie from Chorus's own pages, and refuses a post another site makes with it", async () => {
+  // A post another site makes with the cookie is refused before any handler (cross-site-requests.test.ts).
+  it("accepts the session cookie from Chorus's own pages, and answers a request without credentials with 401", async () => {
     const path = `/api/conversations/${channelId}/messages`;
     const sameSite = await postMessage(request(path, { method: "POST", cookie: alice.cookie, origin: app.url, body: { content: "from the page" } }), params(channelId));
     expect(sameSite.status).toBe(201);
-    const crossSite = await postMessage(request(path, { method: "POST", cookie: alice.cookie, origin: "https://evil.example", body: { content: "csrf" } }), params(channelId));
-    expect(crossSite.status).toBe(403);
     const anonymous = await postMessage(request(path, { method: "POST", body: { content: "who am I" } }), params(channelId));
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("www-authenticate")).toMatch(/Bearer/);

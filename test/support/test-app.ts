@@ -46,7 +46,7 @@ export class TestApp {
   /** Around a database the caller opened; close() closes it. `env` adds settings (e.g. OPENAI_BASE_URL). */
   static async create(db: Database, env: Record<string, string> = {}): Promise<TestApp> {
     const runtime = createRuntimeFor(db, readEnv({ NODE_ENV: "test", DATA_DIR: "/nonexistent", PORT: "0", ...env }));
-    const httpServer = createServer(createRequestGuard({ trustedProxies: runtime.env.TRUST_PROXY }).wrap(toNodeHandler(runtime.auth)));
+    const httpServer = createServer(createRequestGuard({ trustedProxies: runtime.env.TRUST_PROXY, allowedOrigins: runtime.env.allowedOrigins }).wrap(toNodeHandler(runtime.auth)));
     const realtime = createRealtimeServer(httpServer, {
       prisma: db.prisma,
       getSession: (headers) => getUserSession(runtime.auth, headers),

@@ -19,7 +19,7 @@ export async function GET(request: Request) {
  */
 export async function POST(request: Request) {
   return jsonResponse("start-conversation", async () => {
-    const { runtime, user } = await requireApiUser(request, { change: true });
+    const { runtime, user } = await requireApiUser(request);
     const parsed = startConversationSchema.safeParse(await readJsonBody(request, '{"type": "room", "room": "task:42"}'));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/errors/app-error";
 import { jsonResponse, WithStatus } from "@/lib/http/json-response";
 import { listDocuments } from "@/lib/knowledge/manage-documents";
+import { extractionLimits } from "@/lib/knowledge/extract-text";
 import { uploadDocument } from "@/lib/knowledge/upload-document";
 import { requireApiUser } from "@/lib/session/api-user";
 
@@ -17,13 +18,19 @@ export async function GET(request: Request, { params }: Params) {
 /** Adds a .md, .txt or .pdf file (multipart field "file") to the agent's knowledge; indexed in the background. */
 export async function POST(request: Request, { params }: Params) {
   return jsonResponse("upload-knowledge", async () => {
-    const { runtime, user } = await requireApiUser(request, { change: true });
+    const { runtime, user } = await requireApiUser(request);
     const form = await request.formData().catch(() => {
       throw new AppError("bad_request", "Send the file as multipart/form-data in a field named file.");
     });
     const file = form.get("file");
     if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload (a field named file).");
-    const document = await uploadDocument(runtime.db.prisma, { actor: user, agentId: (await params).agentId, name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
+    const document = await uploadDocument(runtime.db.prisma, {
+      actor: user,
+      agentId: (await params).agentId,
+      name: file.name,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      limits: extractionLimits(runtime.env),
+    });
     runtime.knowledge?.wake();
     return new WithStatus(document, 201);
   });

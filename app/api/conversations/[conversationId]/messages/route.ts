@@ -33,7 +33,7 @@ export async function GET(request: Request, { params }: Params) {
  */
 export async function POST(request: Request, { params }: Params) {
   return jsonResponse("post-message", async () => {
-    const { runtime, user } = await requireApiUser(request, { change: true });
+    const { runtime, user } = await requireApiUser(request);
     const body = await readJsonBody(request, '{"content": "hello", "clientId": "<a UUID>"}');
     const fields = typeof body === "object" && body !== null ? body : {};
     const parsed = postMessageInputSchema.safeParse({ clientId: randomUUID(), ...fields, conversationId: (await params).conversationId });
