@@ -3,6 +3,7 @@ import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
 import { measureHandoffs } from "./handoffs";
+import { measureLoad } from "./load";
 import { measurePanels } from "./panels";
 import { measureMemory, measureMemoryLarge } from "./memory";
 import { meetsTarget, type BenchResult } from "./measure";
@@ -16,6 +17,7 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["memory", measureMemory],
   ["handoffs", measureHandoffs],
   ["panels", measurePanels],
+  ["load", measureLoad],
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
 const onRequest: [string, () => Promise<BenchResult[]>][] = [["memory-large", measureMemoryLarge]];

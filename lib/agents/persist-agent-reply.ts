@@ -7,8 +7,8 @@ import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 
 export interface AgentReply {
   dispatchId: string;
-  /** The turn's attempt: the reply is written only while it holds the dispatch. */
-  attempt: number;
+  /** The turn's attempt: the reply is written only while it holds the dispatch. "queued": the turn never started (stopped while waiting). */
+  attempt: number | "queued";
   conversationId: string;
   agent: { id: string; handle: string; displayName: string; color: string };
   content: string;
@@ -58,7 +58,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
     WITH finished AS (
       UPDATE "dispatches" SET "status" = ${reply.outcome}::"DispatchStatus", "replyMessageId" = ${id}, "leaseUntil" = NULL,
         "lastError" = ${reply.metadata.error ?? null}, "updatedAt" = now()
-      WHERE "id" = ${reply.dispatchId} AND "status" = 'running' AND "attempt" = ${reply.attempt}
+      WHERE "id" = ${reply.dispatchId} AND ${reply.attempt === "queued" ? sql`"status" = 'pending'` : sql`"status" = 'running' AND "attempt" = ${reply.attempt}`}
       RETURNING "id"
     ), allocated AS (
       UPDATE "conversations" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = now()

@@ -42,6 +42,18 @@ const envSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().min(500).max(10 * 60_000).default(30_000),
   /** How often each node looks for other nodes' jobs, retries and expired leases. */
   JOB_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** Agent turns one node runs at once: they mostly wait on the model, so a waiting call never blocks another room. */
+  AGENT_TURNS_PER_NODE: z.coerce.number().int().min(1).max(1_000).default(64),
+  /** The OpenAI-compatible provider's calls in flight across all nodes (0: no limit); more wait, queued. */
+  PROVIDER_MAX_CONCURRENT: z.coerce.number().int().min(0).max(10_000).default(16),
+  /** The provider's requests and tokens per minute across all nodes (0: no limit); past them a turn waits for the next minute. */
+  PROVIDER_RPM: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  PROVIDER_TPM: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  /** A model call that streams nothing for this long fails with an attributed "did not answer in time". */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(10 * 60_000).default(60_000),
+  /** Turns waiting or running in one conversation, and asked by one person anywhere: past them a new question is refused with the reason. */
+  MAX_QUEUED_TURNS_PER_CONVERSATION: z.coerce.number().int().min(1).max(100_000).default(20),
+  MAX_QUEUED_TURNS_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(10),
   /**
    * The demo accounts have a published password: 1/true seeds them on any database, 0/false
    * never; unset, only in development on the embedded database (see lib/seed/prepare-first-start.ts).

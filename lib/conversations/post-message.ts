@@ -37,14 +37,17 @@ export interface PostMessageResult {
  * author's read position. Idempotent on (conversation, clientId): a retried or duplicated send
  * returns the first message.
  */
-export async function postMessage(prisma: Prisma, { userId, input }: { userId: string; input: PostMessageInput }): Promise<PostMessageResult> {
+export async function postMessage(
+  prisma: Prisma,
+  { userId, input, backlog = DEFAULT_BACKLOG }: { userId: string; input: PostMessageInput; backlog?: BacklogLimits },
+): Promise<PostMessageResult> {
   try {
     const mentions = parseMentions(input.content);
     const plan = await planPanel(prisma, { conversationId: input.conversationId, mentions });
-    if (!plan) return await insertMessage(prisma, userId, input, mentions);
+    if (!plan) return await insertMessage(prisma, { userId, input, mentions, backlog });
     // The question and its panel are written together.
     const ordinary = mentions.filter((handle) => !plan.consumedHandles.includes(handle));
-    return await prisma.$transaction((tx) => insertMessage(tx, userId, input, ordinary, plan));
+    return await prisma.$transaction((tx) => insertMessage(tx, { userId, input, mentions: ordinary, backlog, panel: plan }));
   } catch (error) {
     // The same clientId again (a retry, or two sends racing): the unique constraint refused it.
     if (!isUniqueViolation(error)) throw error;
@@ -59,25 +62,46 @@ interface InsertedRow extends Recipients {
   authorName: string | null;
   tokens: number | null;
   seq: number | null;
+  /** Set when the message was refused because its turns would pass a backlog limit. */
+  backlog: "conversation" | "person" | null;
+}
+
+/** How many turns may wait (or run) at once: per conversation, and asked by one person anywhere. */
+export interface BacklogLimits {
+  perConversation: number;
+  perPerson: number;
+}
+
+export const DEFAULT_BACKLOG: BacklogLimits = { perConversation: 20, perPerson: 10 };
+
+function backlogRefusal(over: "conversation" | "person", limits: BacklogLimits): AppError {
+  return over === "conversation"
+    ? new AppError("rate_limited", `Agents already have ${limits.perConversation} questions waiting in this conversation. Wait for some answers, then send this again.`)
+    : new AppError("rate_limited", `You already have ${limits.perPerson} questions waiting for agents. Wait for some answers, then send this again.`);
 }
 
 /**
  * One atomic call, the hot path of the product: `chorus_post_message` (migration
  * 20261122040000_post_message_function) checks the author takes part, takes a token from their
  * rate bucket, allocates the next seq, inserts the message, its mentions and dispatches, moves
- * read positions and returns who must be told. A database function, so that its plans are kept
+ * read positions and returns who must be told; it refuses a message whose turns would pass the
+ * backlog limits (migration 20261125030000). A database function, so that its plans are kept
  * instead of made again for every post.
  */
-async function insertMessage(prisma: Transaction, userId: string, input: PostMessageInput, mentions: string[], panel?: PanelPlan): Promise<PostMessageResult> {
+async function insertMessage(
+  prisma: Transaction,
+  { userId, input, mentions, backlog, panel }: { userId: string; input: PostMessageInput; mentions: string[]; backlog: BacklogLimits; panel?: PanelPlan },
+): Promise<PostMessageResult> {
   const id = randomUUID();
   const now = new Date();
   const metadata = { ...userMessageMetadata(now), ...(panel ? { panelId: panel.id } : {}) };
   const [row] = await prisma.$queryRaw<InsertedRow[]>`
     SELECT * FROM "chorus_post_message"(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
       ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${mentions}::text[],
-      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8)`;
+      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int)`;
 
   if (!row?.authorName) throw await refusalFor(prisma, input.conversationId);
+  if (row.backlog) throw backlogRefusal(row.backlog, backlog);
   if (row.seq === null) {
     if (row.tokens !== null && row.tokens < 0) {
       throw new AppError("rate_limited", `You're sending messages too fast (at most ${RATE_LIMIT} in ${RATE_WINDOW_S} seconds). Wait a moment, then retry.`);

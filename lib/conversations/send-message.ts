@@ -1,7 +1,14 @@
 import type { Prisma } from "@/lib/db/open-database";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
 import type { PostMessageInput } from "./message-input";
-import { postMessage, type PostMessageResult } from "./post-message";
+import { postMessage, type BacklogLimits, type PostMessageResult } from "./post-message";
+
+/** What posting needs besides the database and the publisher: the workers to wake, the backlog limits. */
+export interface PostingDeps {
+  wakeDispatcher?: (dispatchIds: string[]) => void;
+  wakePanels?: () => void;
+  backlog?: BacklogLimits;
+}
 
 /**
  * Posting as every entry point does it (server action, socket): write once, announce, and wake
@@ -9,10 +16,10 @@ import { postMessage, type PostMessageResult } from "./post-message";
  * A resend of an already-posted clientId announces nothing: every client has it already.
  */
 export async function sendMessage(
-  { prisma, publisher, wakeDispatcher, wakePanels }: { prisma: Prisma; publisher: RealtimePublisher; wakeDispatcher?: (dispatchIds: string[]) => void; wakePanels?: () => void },
+  { prisma, publisher, wakeDispatcher, wakePanels, backlog }: { prisma: Prisma; publisher: RealtimePublisher } & PostingDeps,
   { userId, input }: { userId: string; input: PostMessageInput },
 ): Promise<PostMessageResult> {
-  const result = await postMessage(prisma, { userId, input });
+  const result = await postMessage(prisma, { userId, input, backlog });
   if (!result.created) return result;
   publisher.messageCreated(result.message, result);
   if (result.dispatchIds.length > 0) wakeDispatcher?.(result.dispatchIds);

@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
-import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { claimJob, pendingRunningTable } from "@/lib/jobs/job-table";
 
 export interface ClaimedDispatch {
@@ -31,21 +31,35 @@ export const dispatchTable = pendingRunningTable(
   sql`"id", "messageId", "agentId", "conversationId", "attempt", "failures", "lastError", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff"`,
 );
 
+/** A turn holding a live lease: it is calling (or about to call) its model. */
+const inFlight = sql`r."status" = 'running' AND r."leaseUntil" >= now()`;
+
 /**
- * Takes the oldest runnable dispatch, leased to this worker. A dispatch runs only after every
- * earlier unfinished dispatch of the same agent in the same conversation, so a busy agent
- * answers new messages next, in order. `among` limits the search to dispatches just written
- * (found by primary key).
+ * Takes the next runnable dispatch, leased to this worker:
+ * - in order: a dispatch runs only after every earlier unfinished dispatch of the same agent in
+ *   the same conversation, so a busy agent answers new messages next, in order;
+ * - within the provider's limit: an agent of the OpenAI-compatible provider starts only while
+ *   fewer than `providerLimit` of its turns are in flight on all nodes (0: no limit); the others
+ *   wait, queued, holding nothing;
+ * - fairly: the conversation served least recently first (its last turn started or ended longest
+ *   ago, or never), then the oldest turn, so a room with fifty questions never starves a person
+ *   waiting alone in a chat with an agent.
+ * `among` limits the search to dispatches just written (found by primary key).
  */
-export function claimNextDispatch(prisma: Prisma, { leaseMs, among }: { leaseMs: number; among?: string[] }): Promise<ClaimedDispatch | null> {
+export function claimNextDispatch(prisma: Prisma, { leaseMs, among, providerLimit = 0 }: { leaseMs: number; among?: string[]; providerLimit?: number }): Promise<ClaimedDispatch | null> {
   const inOrder = sql`NOT EXISTS (
     SELECT 1 FROM "dispatches" e
     WHERE e."agentId" = d."agentId" AND e."conversationId" = d."conversationId" AND e."id" <> d."id"
       AND e."status" IN ('pending', 'running')
       AND ((e."createdAt", e."id") < (d."createdAt", d."id") OR (e."status" = 'running' AND e."leaseUntil" >= now())))`;
+  const withinLimit =
+    providerLimit > 0
+      ? sql`AND ((SELECT a."provider" FROM "agents" a WHERE a."id" = d."agentId") <> 'openai'
+          OR (SELECT count(*) FROM "dispatches" r JOIN "agents" ra ON ra."id" = r."agentId" WHERE ${inFlight} AND ra."provider" = 'openai') < ${providerLimit})`
+      : empty;
   return claimJob<ClaimedDispatch>(prisma, dispatchTable, {
     leaseMs,
-    filter: among ? sql`d."id" = ANY(${among}) AND ${inOrder}` : inOrder,
-    order: sql`d."createdAt", d."id"`,
+    filter: sql`${among ? sql`d."id" = ANY(${among}) AND ` : empty}${inOrder} ${withinLimit}`,
+    order: sql`(SELECT max(r."updatedAt") FROM "dispatches" r WHERE r."conversationId" = d."conversationId" AND r."status" <> 'pending') NULLS FIRST, d."createdAt", d."id"`,
   });
 }

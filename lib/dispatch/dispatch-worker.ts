@@ -14,15 +14,20 @@ export interface DispatchWorkerOptions {
   leaseMs?: number;
   pollMs?: number;
   maxAttempts?: number;
+  /** Turns this node runs at once (AGENT_TURNS_PER_NODE). */
   concurrency?: number;
+  /** The OpenAI-compatible provider's turns in flight on all nodes (PROVIDER_MAX_CONCURRENT; 0: no limit). */
+  providerLimit?: number;
+  /** Turns that wait: just posted but not claimable now, or given back to wait for their provider. */
+  onWaiting?(dispatchIds: string[]): void;
 }
 
 /** Agent turns on the leased-job loop (lib/jobs): a busy agent's turns run in order. */
-export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 4 }: DispatchWorkerOptions): DispatchWorker {
+export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 64, providerLimit = 0, onWaiting }: DispatchWorkerOptions): DispatchWorker {
   return startLeasedWorker({
     prisma,
     table: dispatchTable,
-    claim: (options) => claimNextDispatch(prisma, options),
+    claim: (options) => claimNextDispatch(prisma, { ...options, providerLimit }),
     run: runTurn,
     giveUp: (job, lease) => giveUp(job, lease),
     leaseMs,
@@ -30,5 +35,6 @@ export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000,
     concurrency,
     maxFailures: maxAttempts,
     backoff: { baseMs: 1_000, maxMs: 30_000 },
+    onWaiting,
   });
 }

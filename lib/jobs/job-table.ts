@@ -98,6 +98,16 @@ export async function releaseJob(prisma: Prisma, job: JobTable, lease: Pick<Leas
   );
 }
 
+/** Waiting again after `delayMs` without a failure counted (the job asked to wait: RetryLater). */
+export async function deferJob(prisma: Prisma, job: JobTable, lease: Pick<Lease, "id" | "attempt">, { delayMs, reason }: { delayMs: number; reason: string }): Promise<boolean> {
+  return (
+    (await prisma.$executeRaw`
+      UPDATE ${table(job.name)} SET ${sets(job.onRelease)}"lastError" = ${reason.slice(0, 1_000)}, "runAfter" = ${millis(delayMs)},
+        "leaseUntil" = NULL, "leasedBy" = NULL, "updatedAt" = now()
+      WHERE ${owned(job, lease)}`) === 1
+  );
+}
+
 /** A failed attempt: waiting again after `delayMs`, with one more failure and its reason. */
 export async function retryJob(prisma: Prisma, job: JobTable, lease: Pick<Lease, "id" | "attempt">, { delayMs, error }: { delayMs: number; error: string }): Promise<boolean> {
   return (

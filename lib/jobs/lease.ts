@@ -14,6 +14,20 @@ export class LeaseLost extends Error {
 }
 
 /**
+ * Thrown by a job that cannot go on now but has not failed (a provider's rate limit): it is given
+ * back to wait `delayMs`, not counted as a failure, and holds no slot meanwhile.
+ */
+export class RetryLater extends Error {
+  constructor(
+    readonly delayMs: number,
+    readonly reason: string,
+  ) {
+    super(reason);
+    this.name = "RetryLater";
+  }
+}
+
+/**
  * One attempt's hold on a job. Work stops at once when `signal` aborts (lease lost, or the node
  * stopping); every side effect checks `held()` first and every database write carries
  * `attempt` (see leaseHolds), so a node that stalled past its lease neither emits nor writes.

@@ -1,8 +1,8 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
-import { claimJob, releaseJob, renewJob, retryJob, type JobTable } from "./job-table";
-import { endedByLease, HeldLease, NODE_STOPPING, type Lease } from "./lease";
+import { claimJob, deferJob, releaseJob, renewJob, retryJob, type JobTable } from "./job-table";
+import { endedByLease, HeldLease, NODE_STOPPING, RetryLater, type Lease } from "./lease";
 
 /** What every claimed job has: its row id, this claim's attempt, the failures before it and why the last one failed. */
 export interface ClaimedJob {
@@ -28,6 +28,8 @@ export interface LeasedWorkerOptions<Job extends ClaimedJob> {
   maxFailures?: number;
   /** Retries wait baseMs, 2×, 4×… up to maxMs (each with jitter). */
   backoff?: { baseMs: number; maxMs: number };
+  /** Jobs that are waiting: named by a wake but not claimable now, or given back to wait (RetryLater). */
+  onWaiting?(ids: string[]): void;
 }
 
 export interface LeasedWorker<Job extends ClaimedJob> {
@@ -88,7 +90,11 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
       if (job.failures >= maxFailures) await options.giveUp(job, lease, job.lastError ?? "its worker stopped answering");
       else await options.run(job, lease);
     } catch (error) {
-      if (!endedByLease(lease, error)) await failed(job, lease, error).catch((cause: unknown) => log.error(`${table.kind} failure not recorded`, { id: job.id, error: cause }));
+      if (error instanceof RetryLater) {
+        if (lease.held() && (await deferJob(prisma, table, lease, error).catch((cause: unknown) => log.error(`${table.kind} not deferred`, { id: job.id, error: cause })))) {
+          options.onWaiting?.([job.id]);
+        }
+      } else if (!endedByLease(lease, error)) await failed(job, lease, error).catch((cause: unknown) => log.error(`${table.kind} failure not recorded`, { id: job.id, error: cause }));
     } finally {
       clearInterval(beat);
       // Given back for another node to take at once (a finished job is left alone: the release is fenced).
@@ -109,6 +115,8 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
   const drain = async (ids?: string[]) => {
     if (ids) ids.forEach((id) => wanted.add(id));
     else sweep = true;
+    // The node is full: these wait for a slot (claimed when a running job ends).
+    if (ids && running.size >= concurrency) options.onWaiting?.(ids);
     requests += 1;
     if (draining) return;
     draining = true;
@@ -127,6 +135,7 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
           else start(job, lease);
         } else if (requests === requestsBefore) {
           // Nothing runnable: a named job may wait behind another, whose end sweeps again.
+          if (wanted.size > 0) options.onWaiting?.([...wanted]);
           sweep = false;
           wanted.clear();
         }

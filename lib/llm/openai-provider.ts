@@ -7,51 +7,74 @@ export interface OpenAIProviderOptions {
   baseURL?: string;
   /** Per request; a stream that stalls longer than this fails as a timeout. */
   timeoutMs?: number;
-  /** The SDK retries 408/409/429/5xx and network errors with exponential backoff. */
+  /** 5xx and network errors are retried (before anything streamed) with exponential backoff. */
   maxRetries?: number;
 }
 
-/** Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM…) through the official SDK. */
+/** Before retry n (0-based): 0.5 s, 1 s, 2 s… with jitter, so nodes retrying together spread out. */
+const retryDelayMs = (attempt: number) => 500 * 2 ** attempt * (0.5 + Math.random() / 2);
+
+/**
+ * Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM…) through the official SDK. A 429
+ * is not retried here (the SDK would wait holding the turn's slot): it fails at once with the
+ * wait the provider asked for, and the turn is queued again for then.
+ */
 export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxRetries = 2 }: OpenAIProviderOptions): LlmProvider {
-  const client = new OpenAI({ apiKey, baseURL, timeout: timeoutMs, maxRetries });
+  const client = new OpenAI({ apiKey, baseURL, timeout: timeoutMs, maxRetries: 0 });
   return {
     name: "openai",
     async *stream(request: CompletionRequest): AsyncIterable<StreamEvent> {
-      try {
-        const stream = await client.chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages,
-            temperature: request.temperature,
-            max_tokens: request.maxOutputTokens,
-            stream: true,
-            stream_options: { include_usage: true },
-            ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ type: "function" as const, function: tool })) } : {}),
-          },
-          { signal: request.signal },
-        );
-        // Tool calls arrive in pieces (name, then the arguments' JSON in fragments), by index.
-        const calls: { name: string; arguments: string }[] = [];
-        for await (const chunk of stream) {
-          const delta = chunk.choices[0]?.delta;
-          if (delta?.content) yield { type: "delta", text: delta.content };
-          for (const call of delta?.tool_calls ?? []) {
-            const entry = (calls[call.index] ??= { name: "", arguments: "" });
-            entry.name += call.function?.name ?? "";
-            entry.arguments += call.function?.arguments ?? "";
+      for (let attempt = 0; ; attempt++) {
+        let streamed = false;
+        try {
+          for await (const event of streamOnce(client, request)) {
+            streamed = true;
+            yield event;
           }
-          if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+          return;
+        } catch (error) {
+          const failure = toLlmError(error, request.signal);
+          if (!streamed && attempt < maxRetries && (failure.kind === "server" || failure.kind === "network")) {
+            await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
+            continue;
+          }
+          if (failure.kind !== "cancelled") log.warn("model provider error", { model: request.model, kind: failure.kind, ...providerCause(error) });
+          throw failure;
         }
-        for (const call of calls) if (call?.name) yield { type: "tool_call", ...call };
-        // The SDK ends the iteration quietly when aborted mid-stream.
-        if (request.signal?.aborted) throw new LlmError("Stopped.", "cancelled");
-      } catch (error) {
-        const failure = toLlmError(error, request.signal);
-        if (failure.kind !== "cancelled") log.warn("model provider error", { model: request.model, kind: failure.kind, ...providerCause(error) });
-        throw failure;
       }
     },
   };
+}
+
+/** One request, streamed: text, tool calls (after the text) and usage. */
+async function* streamOnce(client: OpenAI, request: CompletionRequest): AsyncIterable<StreamEvent> {
+  const stream = await client.chat.completions.create(
+    {
+      model: request.model,
+      messages: request.messages,
+      temperature: request.temperature,
+      max_tokens: request.maxOutputTokens,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ type: "function" as const, function: tool })) } : {}),
+    },
+    { signal: request.signal },
+  );
+  // Tool calls arrive in pieces (name, then the arguments' JSON in fragments), by index.
+  const calls: { name: string; arguments: string }[] = [];
+  for await (const chunk of stream) {
+    const delta = chunk.choices[0]?.delta;
+    if (delta?.content) yield { type: "delta", text: delta.content };
+    for (const call of delta?.tool_calls ?? []) {
+      const entry = (calls[call.index] ??= { name: "", arguments: "" });
+      entry.name += call.function?.name ?? "";
+      entry.arguments += call.function?.arguments ?? "";
+    }
+    if (chunk.usage) yield { type: "usage", inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+  }
+  for (const call of calls) if (call?.name) yield { type: "tool_call", ...call };
+  // The SDK ends the iteration quietly when aborted mid-stream.
+  if (request.signal?.aborted) throw new LlmError("Stopped.", "cancelled");
 }
 
 /**
@@ -76,10 +99,22 @@ export function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
   if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
     return new LlmError("The model provider refused the API key. An admin needs to check OPENAI_API_KEY.", "auth");
   }
-  if (error instanceof OpenAI.RateLimitError) return new LlmError("The model provider is rate-limiting requests. Try again in a minute.", "rate_limit");
+  if (error instanceof OpenAI.RateLimitError) return new LlmError("The model provider is rate-limiting requests. Try again in a minute.", "rate_limit", retryAfterMs(error.headers));
   if (error instanceof OpenAI.APIError && (error.status ?? 0) >= 500) return new LlmError("The model provider had an internal error. Try again.", "server");
   if (error instanceof OpenAI.APIError && error.status) {
     return new LlmError(`The model provider refused the request (${error.status}). An admin can find the details in the server log.`, "bad_request");
   }
   return new LlmError("The model's answer could not be read (malformed stream).", "malformed");
+}
+
+/** The wait a 429 asks for (`retry-after-ms`, or `retry-after` in seconds or as a date), if any. */
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get("retry-after-ms"));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const after = headers?.get("retry-after");
+  if (!after) return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

@@ -41,6 +41,8 @@ export class LlmError extends Error {
   constructor(
     message: string,
     readonly kind: "auth" | "rate_limit" | "server" | "timeout" | "network" | "malformed" | "cancelled" | "bad_request",
+    /** rate_limit: how long the provider asked to wait, when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "LlmError";

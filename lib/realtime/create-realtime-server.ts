@@ -16,6 +16,7 @@ import {
 import type { RealtimePublisher } from "./publisher";
 import { watchSessionExpiry } from "./session-expiry";
 import { registerSocketHandlers, type ChorusSocket } from "./socket-handlers";
+import type { PostingDeps } from "@/lib/conversations/send-message";
 
 export interface RealtimeDeps {
   prisma: Prisma;
@@ -27,9 +28,8 @@ export interface RealtimeDeps {
   trustedProxies?: number;
   /** The Redis streams adapter when several nodes serve the same rooms; in-memory otherwise. */
   adapter?: ServerOptions["adapter"];
-  /** A message asked agents to act: look for the work now. */
-  wakeDispatcher?: (dispatchIds: string[]) => void;
-  wakePanels?: () => void;
+  /** A message asked agents to act: look for the work now (and how many may wait). */
+  posting?: PostingDeps;
   /** Aborts an agent turn if it runs in this process. */
   stopTurn?: (dispatchId: string) => boolean;
 }
@@ -82,8 +82,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     registerSocketHandlers(socket, {
       prisma: deps.prisma,
       publisher: () => publisher,
-      wakeDispatcher: deps.wakeDispatcher,
-      wakePanels: deps.wakePanels,
+      ...deps.posting,
       stopTurn: (dispatchId) => {
         if (!deps.stopTurn?.(dispatchId)) io.serverSideEmit("agent:stop", dispatchId);
       },
@@ -120,6 +119,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     messageDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("message:delta", delta),
     panelUpdated: (panel) => io.to(conversationRoom(panel.conversationId)).emit("panel:updated", panel),
     panelDelta: (delta) => io.to(conversationRoom(delta.conversationId)).emit("panel:delta", delta),
+    turnQueued: (turn) => io.to(conversationRoom(turn.conversationId)).emit("turn:queued", turn),
     sessionEnded(sessionId, reason) {
       // On every node (through the adapter): say why, then end the connections for good.
       io.to(sessionRoom(sessionId)).emit("session:ended", { reason });

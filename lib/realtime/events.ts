@@ -5,6 +5,7 @@ import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ErrorPayload } from "@/lib/errors/app-error";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import type { SessionEndView } from "@/lib/memory/session-end-view";
+import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
 
 /** Every acknowledgement is one of these, like server action results. */
 export type Ack<T> = { data: T } | { error: ErrorPayload };
@@ -85,6 +86,8 @@ export interface ServerToClientEvents {
   "panel:updated": (panel: PanelView) => void;
   /** A panel agent's answer as it streams. */
   "panel:delta": (delta: PanelDelta) => void;
+  /** An agent turn that has not started: queued behind others, or waiting for its provider's limit. */
+  "turn:queued": (turn: QueuedTurn) => void;
 }
 
 /** Payloads arrive as `unknown`: each handler parses them with a zod schema first. */
@@ -97,8 +100,10 @@ export interface ClientToServerEvents {
   "message:send": (payload: unknown, ack: AckFn<MessageDto>) => void;
   "typing:start": (payload: unknown, ack?: AckFn<null>) => void;
   "typing:stop": (payload: unknown, ack?: AckFn<null>) => void;
-  /** Stop an agent's reply in progress; the text so far is kept, marked stopped. */
+  /** Stop an agent's reply in progress (the text so far is kept, marked stopped), or one still queued. */
   "agent:stop": (payload: unknown, ack: AckFn<null>) => void;
+  /** The conversation's turns not started yet, with their places in line. */
+  "turns:queued": (payload: unknown, ack: AckFn<QueuedTurn[]>) => void;
 }
 
 /** Between nodes (through the Redis adapter): the node running a turn aborts it. */

@@ -3,6 +3,7 @@ import type { ConversationSummary } from "@/lib/conversations/list-conversations
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import type { SessionEndView } from "@/lib/memory/session-end-view";
+import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
 import type { MessageDelta, SessionEnded, TypingActor } from "./events";
 
 export interface MessageAudience {
@@ -27,6 +28,8 @@ export interface RealtimePublisher {
   /** To the panel's conversation room: every participant's card follows it. */
   panelUpdated(panel: PanelView): void;
   panelDelta(delta: PanelDelta): void;
+  /** To the conversation's room: an agent turn waiting to start, and why. */
+  turnQueued(turn: QueuedTurn): void;
   /** A session ended: its sockets on every node are told why and disconnected. */
   sessionEnded(sessionId: string, reason: SessionEnded["reason"]): void;
   /** Tells this node's sockets to catch up from the database (broadcasts may have been lost). */
@@ -47,6 +50,7 @@ export const noopPublisher: RealtimePublisher = {
   messageDelta: () => undefined,
   panelUpdated: () => undefined,
   panelDelta: () => undefined,
+  turnQueued: () => undefined,
   sessionEnded: () => undefined,
   resync: () => undefined,
   status: () => ({ state: "down", connections: 0 }),

@@ -4,7 +4,9 @@ import { assertParticipant } from "@/lib/conversations/assert-participant";
 import { listMessagesSince } from "@/lib/conversations/list-messages";
 import { markRead } from "@/lib/conversations/mark-read";
 import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversations/message-input";
-import { sendMessage } from "@/lib/conversations/send-message";
+import { sendMessage, type PostingDeps } from "@/lib/conversations/send-message";
+import { stopQueuedTurn } from "@/lib/agents/stop-queued-turn";
+import { readQueuedTurns } from "@/lib/dispatch/turn-queue";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError, toErrorPayload } from "@/lib/errors/app-error";
 import { toClientError } from "@/lib/errors/client-error";
@@ -14,11 +16,9 @@ import type { RealtimePublisher } from "./publisher";
 
 export type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
-export interface SocketHandlerDeps {
+export interface SocketHandlerDeps extends PostingDeps {
   prisma: Prisma;
   publisher(): RealtimePublisher;
-  wakeDispatcher?: (dispatchIds: string[]) => void;
-  wakePanels?: () => void;
   /** Stops an agent turn here or, through the adapter, on the node running it. */
   stopTurn(dispatchId: string): void;
   /** Handlers still running, so shutdown can let them finish (and announce) before closing. */
@@ -57,7 +57,7 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
   handle("sync:since", syncSchema, (payload) => listMessagesSince(deps.prisma, { userId, ...payload }));
 
   handle("message:send", postMessageInputSchema, async (input) => {
-    const { message } = await sendMessage({ prisma: deps.prisma, publisher: deps.publisher(), wakeDispatcher: deps.wakeDispatcher, wakePanels: deps.wakePanels }, { userId, input });
+    const { message } = await sendMessage({ ...deps, publisher: deps.publisher() }, { userId, input });
     return message;
   });
 
@@ -70,8 +70,16 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
     await assertParticipant(deps.prisma, { userId, conversationId: dispatch.conversationId });
     // After a handoff, the person who asked is the author of the message the handoff answers.
     if ((dispatch.askMessage ?? dispatch.message).authorUserId !== userId && user.role !== "admin") throw new AppError("forbidden", "Only the person who asked (or an admin) can stop this reply.");
-    deps.stopTurn(dispatchId);
+    // A turn still waiting ends here; one running is aborted on whichever node runs it.
+    const stopped = await stopQueuedTurn(deps.prisma, { dispatchId });
+    if (stopped) deps.publisher().messageCreated(stopped.message, { participantUserIds: stopped.participantUserIds, mentionedUserIds: [] });
+    else deps.stopTurn(dispatchId);
     return null;
+  });
+
+  handle("turns:queued", joinSchema, async ({ conversationId }) => {
+    await assertParticipant(deps.prisma, { userId, conversationId });
+    return readQueuedTurns(deps.prisma, { conversationId });
   });
 
   handle("conversation:read", readSchema, async (payload) => {

@@ -38,6 +38,8 @@ const rules = {
   panelTurns: { table: "panel_turns", key: "id", keepDays: (policy) => policy.jobDays, join: sql`JOIN "panels" p ON p."id" = t."panelId"`, expired: (cutoff) => sql`p."status" = 'finished' AND t."startedAt" < ${cutoff}` },
   // A finished session end's episodes stay (their sessionEndId becomes null).
   sessionEnds: { table: "session_ends", key: "id", keepDays: (policy) => policy.jobDays, expired: (cutoff) => sql`t."status" IN ('done', 'failed') AND t."createdAt" < ${cutoff}` },
+  // Per-minute provider counts matter for the current minute only.
+  providerUsage: { table: "provider_usage", key: "ctid", keepDays: () => 1, expired: (cutoff) => sql`t."window" < ${cutoff}` },
   signInThrottles: { table: "sign_in_throttles", key: "key", keepDays: () => THROTTLE_GRACE_DAYS, expired: (cutoff) => sql`t."windowStartedAt" < ${cutoff} - ${THROTTLE_WINDOW_S} * interval '1 second' AND (t."blockedUntil" IS NULL OR t."blockedUntil" < ${cutoff})` },
 } satisfies Record<string, PruneRule>;
 

@@ -8,8 +8,10 @@ import { coordinatePanel, giveUpPanel } from "@/lib/panels/coordinate-panel";
 import { startPanelWorker, type PanelWorker } from "@/lib/panels/panel-worker";
 import { createAuth, type Auth } from "@/lib/auth/create-auth";
 import { readEnv, type Env } from "@/lib/config/env";
+import type { PostingDeps } from "@/lib/conversations/send-message";
 import { databaseTarget } from "@/lib/db/database-target";
 import { startDispatchWorker, type DispatchWorker } from "@/lib/dispatch/dispatch-worker";
+import { readQueuedTurns } from "@/lib/dispatch/turn-queue";
 import { createProviderRegistry } from "@/lib/llm/provider-registry";
 import { openDatabase, type Database } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
@@ -96,17 +98,21 @@ export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32
 
 /** What posting needs from the runtime: every entry point (action, socket, HTTP API) posts alike. */
 export function messaging(runtime: Runtime) {
-  return { prisma: runtime.db.prisma, publisher: runtime.realtime, ...workWakers(runtime) };
+  return { prisma: runtime.db.prisma, publisher: runtime.realtime, ...postingDeps(runtime) };
 }
 
-/** Posting wakes the workers that answer: agent turns, panels. */
-export function workWakers(runtime: Runtime) {
-  return { wakeDispatcher: (dispatchIds: string[]) => runtime.dispatcher?.wake(dispatchIds), wakePanels: () => runtime.panels?.wake() };
+/** Posting wakes the workers that answer (agent turns, panels) and refuses past the backlog limits. */
+export function postingDeps(runtime: Runtime): PostingDeps {
+  return {
+    wakeDispatcher: (dispatchIds) => runtime.dispatcher?.wake(dispatchIds),
+    wakePanels: () => runtime.panels?.wake(),
+    backlog: { perConversation: runtime.env.MAX_QUEUED_TURNS_PER_CONVERSATION, perPerson: runtime.env.MAX_QUEUED_TURNS_PER_PERSON },
+  };
 }
 
 /** Which provider answers for an agent (its endpoint, or the offline model at the given pace). */
 export function providerRegistryFor(runtime: Runtime, offlineChunkDelayMs?: number) {
-  return createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, offlineChunkDelayMs });
+  return createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, timeoutMs: runtime.env.PROVIDER_TIMEOUT_MS, offlineChunkDelayMs });
 }
 
 /** Starts the workers that run agent turns for this runtime's dispatches, and its panels. */
@@ -126,6 +132,7 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
       return runtime.memory ? [captureProcedureTool] : undefined;
     },
     onAnswered: (answer) => void captureProcedure(runtime, answer),
+    providerLimits: { requestsPerMinute: runtime.env.PROVIDER_RPM, tokensPerMinute: runtime.env.PROVIDER_TPM },
     continueWith: (next, held) => (held ? runtime.dispatcher?.adopt(next, held.expiresAt) : runtime.dispatcher?.wake([next.id])),
   };
   runtime.dispatcher = startDispatchWorker({
@@ -133,6 +140,9 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
     runTurn: (job, lease) => runAgentTurn(deps, job, lease),
     giveUp: (job, lease) => giveUpTurn(deps, job, lease),
     ...workers,
+    concurrency: runtime.env.AGENT_TURNS_PER_NODE,
+    providerLimit: runtime.env.PROVIDER_MAX_CONCURRENT,
+    onWaiting: (ids) => void announceQueued(runtime, ids),
   });
   runtime.panels = startPanelWorker({
     prisma: runtime.db.prisma,
@@ -214,6 +224,15 @@ async function captureProcedure(runtime: Runtime, answer: Answer): Promise<void>
     await capturePendingProcedure({ prisma: runtime.db.prisma, embedder: memory.embedder }, { agentId: answer.agentId, dispatchId: answer.dispatchId, ...detected });
   } catch (error) {
     log.warn("procedure capture failed", { dispatchId: answer.dispatchId, error });
+  }
+}
+
+/** Turns that wait (queued, or for their provider): the people in their conversations are told, with their places in line. */
+async function announceQueued(runtime: Runtime, dispatchIds: string[]): Promise<void> {
+  try {
+    for (const turn of await readQueuedTurns(runtime.db.prisma, { dispatchIds })) runtime.realtime.turnQueued(turn);
+  } catch (error) {
+    log.warn("queued turns not announced", { dispatchIds, error });
   }
 }
 

@@ -11,7 +11,7 @@ import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
 import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
 import { startRetentionSweep } from "@/lib/retention/retention-sweep";
-import { closeRuntime, initRuntime, startAgents, startMemory, stopAgents, workWakers } from "@/lib/runtime/runtime";
+import { closeRuntime, initRuntime, startAgents, startMemory, stopAgents, postingDeps } from "@/lib/runtime/runtime";
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -43,7 +43,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
     allowedOrigins: env.allowedOrigins,
     trustedProxies: env.TRUST_PROXY,
     adapter: redis?.adapter,
-    ...workWakers(runtime),
+    posting: postingDeps(runtime),
     stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
   });
   runtime.realtime = realtime.publisher;

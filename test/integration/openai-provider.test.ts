@@ -36,10 +36,18 @@ describe("OpenAI provider against a fake OpenAI-compatible server (real SDK)", (
     expect(fake.requests.at(-1)).toMatchObject({ model: "gpt-4o-mini", stream: true, messages: request.messages });
   });
 
-  it("retries a 429 and a 500 before succeeding", async () => {
-    fake.reply({ error: 429 }, { error: 500 }, { content: "third time lucky" });
+  it("retries a 500 twice before succeeding", async () => {
+    fake.reply({ error: 500 }, { error: 500 }, { content: "third time lucky" });
     const events = await collect(provider({ maxRetries: 2 }).stream(request));
     expect(events.filter((e) => e.type === "delta").map((e) => (e as { text: string }).text).join("")).toBe("third time lucky");
+  });
+
+  it("does not retry a 429 (the turn would hold its slot while waiting): it fails at once with the wait the provider asked for", async () => {
+    vi.spyOn(log, "warn").mockImplementation(() => undefined);
+    const before = fake.requests.length;
+    fake.reply({ error: 429, retryAfterSeconds: 7 });
+    await expect(collect(provider({ maxRetries: 2 }).stream(request))).rejects.toMatchObject({ kind: "rate_limit", retryAfterMs: 7_000 });
+    expect(fake.requests.length - before).toBe(1);
   });
 
   it.each([

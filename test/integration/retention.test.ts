@@ -78,17 +78,19 @@ describe("retention", () => {
       current: await throttle(minutesAgo(5), null),
     };
     const panels = { finished: await panel("finished", daysAgo(15)), running: await panel("running", daysAgo(15)), recent: await panel("finished", daysAgo(1)) };
+    await db.prisma.providerUsage.createMany({ data: [{ provider: "openai", window: daysAgo(2), requests: 3, tokens: 900 }, { provider: "openai", window: minutesAgo(1), requests: 1, tokens: 300 }] });
     const sessionEnds = { done: await sessionEnd("done", daysAgo(15)), pending: await sessionEnd("pending", daysAgo(15)), recent: await sessionEnd("done", daysAgo(2)) };
 
     // Small batches: every table takes several statements.
     const counts = await pruneOldRecords(db.prisma, policy, { batchSize: 1 });
 
-    expect(counts).toEqual({ contextSnapshots: 1, dispatches: 2, panelTurns: 2, sessionEnds: 1, signInThrottles: 2 });
+    expect(counts).toEqual({ contextSnapshots: 1, dispatches: 2, panelTurns: 2, sessionEnds: 1, providerUsage: 1, signInThrottles: 2 });
     expect(await ids(db.prisma.contextSnapshot.findMany({ where: { turnId: { in: Object.values(snapshots) } } }), "turnId")).toEqual(new Set([snapshots.recent]));
     expect(await ids(db.prisma.dispatch.findMany({ where: { id: { in: Object.values(dispatches) } } }), "id")).toEqual(new Set([dispatches.pending, dispatches.running, dispatches.recent]));
     expect(await ids(db.prisma.signInThrottle.findMany({ where: { key: { in: Object.values(throttles) } } }), "key")).toEqual(
       new Set([throttles.blocked, throttles.recentlyBlocked, throttles.current]),
     );
+    expect(await db.prisma.providerUsage.count()).toBe(1);
     expect(await ids(db.prisma.sessionEnd.findMany({ where: { id: { in: Object.values(sessionEnds) } } }), "id")).toEqual(new Set([sessionEnds.pending, sessionEnds.recent]));
     expect(await ids(db.prisma.panelTurn.findMany({ where: { panelId: { in: Object.values(panels) } } }), "panelId")).toEqual(new Set([panels.running, panels.recent]));
     // The finished panel keeps its row, answers and votes: "Show the panel" still shows them.
@@ -96,7 +98,7 @@ describe("retention", () => {
     expect(shown).toMatchObject({ status: "finished", agents: [{ id: agentId, state: "voted", answer: { content: "Call it Aurora." } }], votes: [{ voterId: agentId, reason: "it is short", valid: true }] });
 
     // Again: nothing more to do.
-    expect(await pruneOldRecords(db.prisma, policy)).toEqual({ contextSnapshots: 0, dispatches: 0, panelTurns: 0, sessionEnds: 0, signInThrottles: 0 });
+    expect(await pruneOldRecords(db.prisma, policy)).toEqual({ contextSnapshots: 0, dispatches: 0, panelTurns: 0, sessionEnds: 0, providerUsage: 0, signInThrottles: 0 });
   });
 
   it("keeps records forever when their age is 0", async () => {

@@ -14,8 +14,12 @@ export interface ScriptedReply {
   errorMessage?: string;
   /** Sent as the `x-request-id` header, which the SDK keeps as the error's requestID. */
   requestId?: string;
-  /** Before the first byte, and between chunks. */
+  /** Sent as the `retry-after` header (seconds) with an error: how long the provider asks to wait. */
+  retryAfterSeconds?: number;
+  /** Before the first byte (unless firstTokenMs is given), and between chunks. */
   delayMs?: number;
+  /** Before the first byte instead of delayMs: the model's time to first token (delayMs then paces the chunks). */
+  firstTokenMs?: number;
 }
 
 export interface ChatRequest {
@@ -38,6 +42,9 @@ export class FakeOpenAI {
   embeddingRequests = 0;
   /** Before each embeddings answer: a slow endpoint, for ingestion that takes a while. */
   embeddingDelayMs = 0;
+  /** Chat completions being answered now, and the most there were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
   private script: ScriptedReply[] = [];
   private failure: ScriptedReply | null = null;
   private responder: ((request: ChatRequest) => ScriptedReply | undefined) | null = null;
@@ -90,12 +97,18 @@ export class FakeOpenAI {
     if (req.url !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
     const request = body as ChatRequest;
     this.requests.push(request);
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    res.once("close", () => (this.inFlight -= 1));
     const scripted = this.failure ?? this.responder?.(request) ?? this.script.shift() ?? { content: `fake reply to: ${request.messages.at(-1)?.content ?? ""}` };
-    await sleep(scripted.delayMs ?? 0);
+    await sleep(scripted.firstTokenMs ?? scripted.delayMs ?? 0);
     if (scripted.error === "timeout") return; // hold the request open until the client gives up
     if (typeof scripted.error === "number") {
       const kinds = { 400: "invalid_request_error", 401: "invalid_api_key", 429: "rate_limit_exceeded", 500: "server_error" };
-      const headers: Record<string, string> = scripted.requestId ? { "x-request-id": scripted.requestId } : {};
+      const headers: Record<string, string> = {
+        ...(scripted.requestId ? { "x-request-id": scripted.requestId } : {}),
+        ...(scripted.retryAfterSeconds !== undefined ? { "retry-after": String(scripted.retryAfterSeconds) } : {}),
+      };
       return json(res, scripted.error, { error: { message: scripted.errorMessage ?? `fake ${scripted.error}`, type: kinds[scripted.error] } }, headers);
     }
     // Like a real provider, a reply stops at max_tokens (a word counts as a token here, as in usage below).

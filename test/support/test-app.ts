@@ -9,7 +9,7 @@ import type { Database } from "@/lib/db/open-database";
 import { createRequestGuard } from "@/lib/http/guard-request";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
-import { createRuntimeFor, provideRuntime, stopBackgroundWork, workWakers, type Runtime } from "@/lib/runtime/runtime";
+import { createRuntimeFor, provideRuntime, stopBackgroundWork, postingDeps, type Runtime } from "@/lib/runtime/runtime";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -52,7 +52,7 @@ export class TestApp {
       getSession: (headers) => getUserSession(runtime.auth, headers),
       trustedProxies: runtime.env.TRUST_PROXY,
       allowedOrigins: [],
-      ...workWakers(runtime),
+      posting: postingDeps(runtime),
       stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
     });
     runtime.realtime = realtime.publisher;
