@@ -125,6 +125,21 @@ describe("agent turns at load: in flight, fair, within the provider's limits", (
     expect(await w.app.prisma.dispatch.count({ where: { OR: [{ status: "failed" }, { failures: { gt: 0 } }] } })).toBe(0);
   });
 
+  it("counts the provider's requests per minute across nodes: past the limit a turn waits for the next minute, holding no slot, and the room is told", async () => {
+    const w = (current = await world({ PROVIDER_RPM: "1" }));
+    w.fake.respondWith((request) => ({ content: `${agentOf(request)} answers` }));
+    const room = await w.channel("per-minute", "ann");
+    const question = await w.ask("ann", room, "@toby @ada both of you");
+    await until(() => w.repliesTo(question).length === 1, "the one reply this minute allows");
+    await until(() => w.queued.some((turn) => turn.state === "waiting_provider"), "the other turn to wait for the provider");
+    const waiting = w.queued.find((turn) => turn.state === "waiting_provider")!;
+    expect(waiting.retryInMs).toBeGreaterThan(0);
+    expect(waiting.retryInMs).toBeLessThanOrEqual(72_000);
+    expect(await w.app.prisma.dispatch.findUniqueOrThrow({ where: { id: waiting.dispatchId } })).toMatchObject({ status: "pending", failures: 0, leaseUntil: null });
+    expect(w.fake.requests).toHaveLength(1);
+    expect(await w.app.prisma.providerUsage.findMany({ select: { provider: true, requests: true } })).toEqual([{ provider: "openai", requests: 1 }]);
+  });
+
   it("a provider that hangs times its turns out with an attributed error while the offline model's turns flow", async () => {
     const w = (current = await world({ PROVIDER_TIMEOUT_MS: "800" }));
     w.fake.respondWith(() => ({ error: "timeout" }));

@@ -76,6 +76,10 @@ describe("two nodes: one stalls past its leases", () => {
       OFFLINE_MODEL_DELAY_MS: "150",
       JOB_LEASE_MS: String(LEASE_MS),
       JOB_POLL_MS: "200",
+      // The last test queues forty turns behind the provider's limit.
+      PROVIDER_MAX_CONCURRENT: "2",
+      MAX_QUEUED_TURNS_PER_CONVERSATION: "200",
+      MAX_QUEUED_TURNS_PER_PERSON: "200",
     };
     nodes = [await startNode(env), await startNode(env)];
     db = await openDatabase({ engine: "postgres", url: postgresUrlFor(database.name) }, { migrate: false });
@@ -197,5 +201,42 @@ describe("two nodes: one stalls past its leases", () => {
     expect(new Set(chunks.map((chunk) => chunk.ordinal)).size).toBe(ready.chunkCount);
     expect(await db.prisma.knowledgeDocument.count({ where: { agentId: agent.id } })).toBe(1);
     expect(leaseLostLines(stalled, document.id)).toHaveLength(1);
+  }, 90_000);
+
+  it("a node stopped with forty turns queued behind the provider's limit: the other node runs them all, each once, in order per agent and room", async () => {
+    const handles = ["one", "two", "three", "four"];
+    const agents = [];
+    for (const handle of handles) agents.push(await db.prisma.agent.create({ data: { projectId, handle, displayName: handle, color: "#0ea5e9", systemPrompt: `You are ${handle}.`, provider: "openai", model: "gpt-4o-mini" } }));
+    const rooms = [];
+    for (let i = 0; i < 2; i++) {
+      const { id } = await createChannel(db.prisma, { projectId, name: `queue-${i}` });
+      await db.prisma.participant.createMany({ data: agents.map((agent) => ({ conversationId: id, agentId: agent.id })) });
+      rooms.push(id);
+    }
+    fake.respondWith((request) => ({ content: `answer to ${request.messages.at(-1)!.content}`, delayMs: 40 }));
+    const asker = await signUpOn(nodeA().url, "Queuer");
+    const onA = track(await connectTo(nodeA().url, asker.cookie));
+    const questions: MessageDto[] = [];
+    for (let i = 0; i < 10; i++) {
+      const ack = await emitWithAck<Ack<MessageDto>>(onA, "message:send", { conversationId: rooms[i % 2]!, clientId: randomUUID(), content: `@one @two @three @four question ${i}` });
+      questions.push((ack as { data: MessageDto }).data);
+    }
+    expect(await db.prisma.dispatch.count({ where: { messageId: { in: questions.map((question) => question.id) } } })).toBe(40);
+    // Node A goes while most of them wait.
+    expect((await nodeA().stop()).code).toBe(0);
+    expect(await db.prisma.dispatch.count({ where: { messageId: { in: questions.map((question) => question.id) }, status: "pending" } })).toBeGreaterThan(20);
+
+    await until(async () => (await db.prisma.dispatch.count({ where: { messageId: { in: questions.map((question) => question.id) }, status: "done" } })) === 40, "node B to answer all forty", 60_000);
+    const replies = await db.prisma.message.findMany({ where: { conversationId: { in: rooms }, authorAgentId: { not: null } }, orderBy: { seq: "asc" }, select: { authorAgentId: true, conversationId: true, metadata: true } });
+    expect(replies).toHaveLength(40);
+    for (const question of questions) for (const agent of agents) {
+      expect(replies.filter((reply) => reply.authorAgentId === agent.id && (reply.metadata as { replyToMessageId?: string }).replyToMessageId === question.id)).toHaveLength(1);
+    }
+    // Each agent answered each room's questions in the order they were asked.
+    for (const room of rooms) for (const agent of agents) {
+      const answered = replies.filter((reply) => reply.conversationId === room && reply.authorAgentId === agent.id).map((reply) => (reply.metadata as { replyToMessageId: string }).replyToMessageId);
+      expect(answered).toEqual(questions.filter((question) => question.conversationId === room).map((question) => question.id));
+    }
+    expect(fake.maxInFlight).toBeLessThanOrEqual(2);
   }, 90_000);
 });
