@@ -276,7 +276,8 @@ describe("panels", () => {
       calls.push(agentOf(request)!);
       const answers = answerIds(request);
       if (agentOf(request) === "tiny") return { ...newAnswer("Tiny's short answer."), delayMs: 300 };
-      return answers.length > 0 ? vote(answers[0]!.id, "fine") : newAnswer(`${agentOf(request)}: ${"a long and careful answer ".repeat(60)}`);
+      // A moment before the long answers land, so Tiny's first start (no answers yet) reaches the model.
+      return answers.length > 0 ? vote(answers[0]!.id, "fine") : { ...newAnswer(`${agentOf(request)}: ${"a long and careful answer ".repeat(60)}`), delayMs: 150 };
     });
     const question = await ask(conversationId, "@panel @toby @ada @tiny explain it at length");
     const { panel } = await finalAnswer(question);
