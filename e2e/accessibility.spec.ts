@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { AuthPage, newPerson, signInDemo } from "./pages";
+import { AuthPage, newPerson, signInDemo, widerThanScreen } from "./pages";
 
 test("sign-in and sign-up pages have no axe violations, errors shown included", async ({ page }) => {
   await page.goto("/sign-in");
@@ -47,14 +47,10 @@ test("every settings and admin screen fits a 390 px phone: nothing wider than th
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/admin/agents");
   const agent = await page.getByRole("link", { name: "Edit Toby" }).getAttribute("href");
-  for (const screen of ["/settings", "/admin/agents", "/admin/agents/new", agent, `${agent}/knowledge`, `${agent}/procedures`, `${agent}/handoffs`, "/admin/panels"]) {
+  for (const screen of ["/settings", "/admin/agents", "/admin/agents/new", agent, `${agent}/knowledge`, `${agent}/procedures`, `${agent}/handoffs`, "/admin/panels", "/admin/turns"]) {
     await page.goto(screen!);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    // Inside a scrolling region too: a table wider than the phone hides its last columns.
-    const overflowing = await page.evaluate(() =>
-      [...document.querySelectorAll("main *")].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1).map((element) => element.outerHTML.slice(0, 80)),
-    );
-    expect(overflowing, screen!).toEqual([]);
+    expect(await widerThanScreen(page), screen!).toEqual([]);
   }
   // The agents' facts a phone has no column for are under their names.
   await page.goto("/admin/agents");

@@ -5,14 +5,7 @@ import { newPerson, signInDemo } from "./pages";
 test("a question to the orchestrator routes to a forked specialist: the merged answer, the fork beside the thread and on its own page, and back", async ({ browser }) => {
   const person = await newPerson(browser, "Fork");
   const { page, conversation } = person;
-  const channel = `fork-${Math.random().toString(36).slice(2, 7)}`;
-  await page.getByRole("button", { name: "New channel" }).click();
-  await page.getByLabel("Channel name").fill(channel);
-  await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
-  await page.getByRole("button", { name: "Add agent" }).click();
-  await page.getByRole("menuitem", { name: /^Aria/ }).click();
-  await expect(page.getByTestId("participants-summary")).toContainText("@aria");
+  const channel = await conversation.createChannel("fork", ["Aria"]);
 
   await conversation.send(channel, "The checkout page got slower after Tuesday's deploy.");
   await conversation.send(channel, "@aria why is checkout slow?");

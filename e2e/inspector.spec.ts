@@ -7,14 +7,7 @@ test("a debug user inspects what an agent with a small budget saw: pruned messag
   const page = await context.newPage();
   await signInDemo(page, "debug@chorus.local");
   const conversation = new ConversationPage(page);
-  const channel = `inspect-${Math.random().toString(36).slice(2, 7)}`;
-  await page.getByRole("button", { name: "New channel" }).click();
-  await page.getByLabel("Channel name").fill(channel);
-  await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
-  await page.getByRole("button", { name: "Add agent" }).click();
-  await page.getByRole("menuitem", { name: /^Sage/ }).click();
-  await expect(page.getByTestId("participants-summary")).toContainText("@sage");
+  const channel = await conversation.createChannel("inspect", ["Sage"]);
 
   // A long conversation for Sage's 600-token working memory (posted like a script would, with the session).
   const conversationId = page.url().split("/c/")[1]!;

@@ -59,6 +59,21 @@ export class ConversationPage {
   messages() {
     return this.page.getByRole("list", { name: "Messages" });
   }
+
+  /** A new channel of its own (a unique name from `prefix`) with these agents added; it stays open. */
+  async createChannel(prefix: string, agents: string[]) {
+    const channel = `${prefix}-${Math.random().toString(36).slice(2, 7)}`;
+    await this.page.getByRole("button", { name: "New channel" }).click();
+    await this.page.getByLabel("Channel name").fill(channel);
+    await this.page.getByRole("button", { name: "Create" }).click();
+    await expect(this.page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
+    for (const name of agents) {
+      await this.page.getByRole("button", { name: "Add agent" }).click();
+      await this.page.getByRole("menuitem", { name: new RegExp(`^${name}`) }).click();
+      await expect(this.page.getByTestId("participants-summary")).toContainText(`@${name.toLowerCase()}`);
+    }
+    return channel;
+  }
 }
 
 export function uniqueUser(name: string) {
@@ -81,4 +96,14 @@ export async function newPerson(browser: Browser, name: string) {
   await new AuthPage(page).signUp(user);
   await expect(page.getByRole("navigation", { name: "Conversations" })).toBeVisible();
   return { context, page, user, conversation: new ConversationPage(page) };
+}
+
+/**
+ * What sticks out past the screen's right edge inside the page's main area, as the start of its
+ * HTML; inside a scrolling region too, where a table wider than a phone hides its last columns.
+ */
+export function widerThanScreen(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("main *")].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1).map((element) => element.outerHTML.slice(0, 80)),
+  );
 }

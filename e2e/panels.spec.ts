@@ -6,16 +6,7 @@ test("a panel of three agents answers, two people watch it live, and the expande
   const watcher = await newPerson(browser, "Watcher");
   const asker = await newPerson(browser, "Asker");
   const { page, conversation } = asker;
-  const channel = `panel-${Math.random().toString(36).slice(2, 7)}`;
-  await page.getByRole("button", { name: "New channel" }).click();
-  await page.getByLabel("Channel name").fill(channel);
-  await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByRole("heading", { name: `# ${channel}` })).toBeVisible();
-  for (const name of ["Toby", "Ada", "Sage"]) {
-    await page.getByRole("button", { name: "Add agent" }).click();
-    await page.getByRole("menuitem", { name: new RegExp(`^${name}`) }).click();
-    await expect(page.getByTestId("participants-summary")).toContainText(`@${name.toLowerCase()}`);
-  }
+  const channel = await conversation.createChannel("panel", ["Toby", "Ada", "Sage"]);
   await watcher.page.reload();
   await watcher.conversation.open(channel);
 

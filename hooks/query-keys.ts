@@ -6,4 +6,5 @@ export const queryKeys = {
   fork: (forkId: string) => ["fork", forkId] as const,
   panel: (panelId: string) => ["panel", panelId] as const,
   forks: (conversationId: string) => ["conversation", conversationId, "forks"] as const,
+  turnLoad: () => ["admin", "turn-load"] as const,
 };

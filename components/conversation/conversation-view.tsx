@@ -12,6 +12,7 @@ import { flattenMessages } from "@/hooks/message-cache";
 import { useConversationMessages } from "@/hooks/use-conversation-messages";
 import { useLiveReplies } from "@/hooks/use-live-replies";
 import { useMarkRead } from "@/hooks/use-mark-read";
+import { useQueuedTurns } from "@/hooks/use-queued-turns";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
 import { useTyping } from "@/hooks/use-typing";
 import { ContextInspector } from "@/components/inspector/context-inspector";
@@ -24,6 +25,7 @@ import { ConversationHeader, type HeaderMemoryActions } from "./conversation-hea
 import { LiveReplies } from "./live-replies";
 import { MessageList } from "./message-list";
 import { PendingMessages } from "./pending-messages";
+import { QueuedTurns } from "./queued-turns";
 import type { MentionHandles } from "./remark-mentions";
 import { useHistoryScroll } from "./use-history-scroll";
 
@@ -54,6 +56,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   const { pending, send, retry, discard, unknownMentions, refusal } = useSendMessage(conversation.id, postMessage, received);
   const typing = useTyping(conversation.id, userId);
   const replies = useLiveReplies(conversation.id);
+  const queued = useQueuedTurns(conversation.id);
   const liveText = replies.live.reduce((length, reply) => length + reply.text.length, 0);
   const messages = flattenMessages(data);
   const latestSeq = messages.at(-1)?.seq ?? 0;
@@ -111,7 +114,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   useLayoutEffect(() => {
     if (atBottom) scrollToBottom();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only new content should scroll
-  }, [latestSeq, unconfirmed.length, liveText]);
+  }, [latestSeq, unconfirmed.length, liveText, queued.length]);
 
   const send_ = (content: string) => {
     setLastSent(content);
@@ -139,6 +142,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
               <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} onInspect={canInspect ? setInspecting : undefined} onOpenFork={showFork} />
               <PendingMessages pending={unconfirmed} onRetry={retry} onDiscard={discard} />
               <LiveReplies replies={replies.live} onStop={replies.stop} canStop={canStop} handles={handles} />
+              <QueuedTurns turns={queued} onStop={replies.stop} canStop={canStop} />
             </ol>
           </div>
           {!atBottom && (

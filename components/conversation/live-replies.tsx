@@ -3,6 +3,7 @@ import { Avatar } from "@/components/ui/avatar";
 import { AgentBadge } from "./agent-badge";
 import { Markdown } from "./markdown";
 import type { MentionHandles } from "./remark-mentions";
+import { StopButton } from "./stop-button";
 
 /**
  * Replies still streaming, each with its agent's attribution; Stop for whoever asked (and admins):
@@ -18,15 +19,7 @@ export function LiveReplies({ replies, onStop, canStop, handles }: { replies: Li
             <div className="flex flex-wrap items-baseline gap-2">
               <span className="font-semibold">{reply.agent.displayName}</span>
               <AgentBadge />
-              {canStop(reply.replyToMessageId) && (
-                <button
-                  type="button"
-                  onClick={() => onStop(reply.dispatchId)}
-                  className="ml-auto rounded border border-slate-400 px-2 py-0.5 text-xs text-muted-strong hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
-                >
-                  Stop
-                </button>
-              )}
+              {canStop(reply.replyToMessageId) && <StopButton onStop={() => onStop(reply.dispatchId)} />}
             </div>
             <div className="text-slate-800 dark:text-slate-200">
               <Markdown text={reply.text} handles={handles} />

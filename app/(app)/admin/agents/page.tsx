@@ -17,14 +17,20 @@ export default async function AdminAgentsPage() {
   const agents = await listAgents(db.prisma, { actor: user });
   return (
     <div className="mx-auto max-w-4xl space-y-4 p-6">
-      <div className="flex items-center">
+      {/* At phone width the links move under the title together, still on the right. */}
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-bold">Agents</h1>
-        <Link href="/admin/panels" className="ml-auto mr-3 text-sm text-link hover:underline">
-          Saved panels
-        </Link>
-        <Link href="/admin/agents/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
-          New agent
-        </Link>
+        <div className="ml-auto flex items-center gap-3">
+          <Link href="/admin/turns" className="text-sm text-link hover:underline">
+            Agent turns
+          </Link>
+          <Link href="/admin/panels" className="text-sm text-link hover:underline">
+            Saved panels
+          </Link>
+          <Link href="/admin/agents/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+            New agent
+          </Link>
+        </div>
       </div>
       <table className="w-full text-left text-sm">
         <thead className="text-xs uppercase text-muted">

@@ -1,0 +1,101 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./axe";
+import { ConversationPage, newPerson, signInDemo, widerThanScreen } from "./pages";
+
+// The offline model takes a few seconds per reply here: asking Toby again meanwhile makes the
+// next question wait behind the first, as it would behind a busy provider.
+
+const queuedBubbles = (conversation: ConversationPage) => conversation.messages().getByRole("listitem", { name: /^Toby is queued/ });
+
+/** A question long enough that its answer takes a few seconds to stream. */
+const question = (label: string) => `@toby ${label}: what should the release include, and what are its risks for the team this week?`;
+
+/** Three questions at once: the first is answered, the other two wait behind it, the last with one ahead. */
+async function askThreeTimes(conversation: ConversationPage, channel: string) {
+  for (const label of ["one", "two", "three"]) await conversation.send(channel, question(label));
+  await expect(queuedBubbles(conversation)).toHaveCount(2);
+  // Toby's earlier question is ahead of it (and any other offline turn waiting elsewhere).
+  await expect(queuedBubbles(conversation).last()).toHaveAccessibleName(/^Toby is queued \(\d+ ahead\)$/);
+}
+
+/** Stops what still waits, so no later test queues behind it. */
+async function stopQueued(conversation: ConversationPage) {
+  const bubbles = queuedBubbles(conversation);
+  while ((await bubbles.count()) > 0) await bubbles.first().getByRole("button", { name: "Stop" }).click({ timeout: 2_000 }).catch(() => undefined);
+}
+
+test("a question asked while the agent is busy shows queued to everyone in the room; Stop ends it before it answers", async ({ browser }) => {
+  const asker = await newPerson(browser, "Asker");
+  const watcher = await newPerson(browser, "Watcher");
+  const channel = await asker.conversation.createChannel("queue", ["Toby"]);
+  await watcher.page.reload();
+  await watcher.conversation.open(channel);
+
+  await asker.conversation.send(channel, question("first"));
+  await asker.conversation.send(channel, question("second"));
+
+  const askerQueued = queuedBubbles(asker.conversation);
+  const watcherQueued = queuedBubbles(watcher.conversation);
+  await expect(askerQueued).toHaveAccessibleName("Toby is queued");
+  await expect(watcherQueued).toHaveAccessibleName("Toby is queued");
+  // Only the person who asked (or an admin) may stop it.
+  await expect(watcherQueued.getByRole("button", { name: "Stop" })).toHaveCount(0);
+  await askerQueued.getByRole("button", { name: "Stop" }).focus();
+  await asker.page.keyboard.press("Enter");
+
+  for (const { conversation } of [asker, watcher]) {
+    await expect(conversation.messages().getByRole("listitem", { name: "Messages from Toby" }).filter({ hasText: "(stopped before answering)" })).toBeVisible();
+    await expect(queuedBubbles(conversation)).toHaveCount(0);
+  }
+  // The first question is answered as usual.
+  await expect(asker.conversation.messages().getByText(`You said: "${question("first")}"`)).toBeVisible();
+  // Toby answers in order: once a later question is answered, an answer to the stopped one would be here.
+  await asker.conversation.send(channel, question("third"));
+  await expect(asker.conversation.messages().getByText(`You said: "${question("third")}"`)).toBeVisible();
+  await expect(asker.conversation.messages().getByText(`You said: "${question("second")}"`)).toHaveCount(0);
+  await asker.context.close();
+  await watcher.context.close();
+});
+
+test("queued turns have no axe violations in light and dark, and fit a 390 px phone", async ({ browser }) => {
+  const ann = await newPerson(browser, "Ann");
+  const channel = await ann.conversation.createChannel("queue", ["Toby"]);
+  await ann.page.setViewportSize({ width: 390, height: 844 });
+  await askThreeTimes(ann.conversation, channel);
+
+  await expectAccessible(ann.page, "queued turns");
+  expect(await widerThanScreen(ann.page)).toEqual([]);
+  // The last question is still waiting after both checks: they saw it.
+  await expect(queuedBubbles(ann.conversation)).not.toHaveCount(0);
+  await stopQueued(ann.conversation);
+  await ann.context.close();
+});
+
+test("the admin's Agent turns page shows turns running and queued per provider; members are refused it", async ({ browser }) => {
+  const mia = await newPerson(browser, "Mia");
+  expect((await mia.page.goto("/admin/turns"))?.status()).toBe(403);
+  await expect(mia.page.getByRole("heading", { name: "Forbidden" })).toBeVisible();
+  await mia.context.close();
+
+  const context = await browser.newContext();
+  const chat = await context.newPage();
+  await signInDemo(chat, "admin@chorus.local");
+  const admin = await context.newPage();
+  await admin.goto("/admin/agents");
+  await admin.getByRole("link", { name: "Agent turns" }).click();
+  await expect(admin.getByRole("heading", { name: "Agent turns", level: 1 })).toBeVisible();
+  const offline = admin.getByRole("region", { name: "Offline model" });
+
+  const conversation = new ConversationPage(chat);
+  const channel = await conversation.createChannel("load", ["Toby"]);
+  await askThreeTimes(conversation, channel);
+  // The page reads the counts again every few seconds, on its own.
+  await expect(offline).toContainText(/Running, on all nodes\s*[1-9]/);
+  await expect(offline).toContainText(/Queued\s*[1-9]/);
+  await expect(offline).not.toContainText(/Oldest waiting\s*none/);
+  await expectAccessible(admin, "agent turns");
+
+  await stopQueued(conversation);
+  await expect(offline).toContainText(/Queued\s*0/, { timeout: 15_000 });
+  await context.close();
+});
