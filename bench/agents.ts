@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import OpenAI from "openai";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import { openDatabase } from "@/lib/db/open-database";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
 import { FakeOpenAI } from "@/test/support/fake-openai";
@@ -10,6 +9,7 @@ import { createProjectWithChannel } from "@/test/support/fixtures";
 import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "@/test/support/test-app";
 import { percentile, result, type BenchResult } from "./measure";
 import { runBenchClient } from "./run-client";
+import { startBenchServer } from "./bench-server";
 
 const AGENTS = 10;
 const ROUNDS = 60;
@@ -18,7 +18,7 @@ const WARMUP = 20;
 /** Post → first streamed token, and how many messages per second agents get through. */
 export async function measureAgents(): Promise<BenchResult[]> {
   const fake = await FakeOpenAI.start();
-  const app = await TestApp.create(await openDatabase({ engine: "pglite", dataDir: null }), { OPENAI_API_KEY: "bench", OPENAI_BASE_URL: fake.baseURL, LOG_LEVEL: "error" });
+  const app = await startBenchServer(fake.baseURL);
   try {
     const { project } = await createProjectWithChannel(app.prisma);
     const users = [];

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { ContextSnapshot } from "@/lib/context/types";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import { openDatabase } from "@/lib/db/open-database";
 import { handoffModes, type HandoffMode } from "@/lib/handoffs/handoff-modes";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
@@ -11,6 +10,7 @@ import { createProjectWithChannel } from "@/test/support/fixtures";
 import { emitWithAck, TestApp } from "@/test/support/test-app";
 import { measureDirectFirstToken, measureFirstToken } from "./agents";
 import { percentile, result, type BenchResult } from "./measure";
+import { startBenchServer } from "./bench-server";
 
 const HISTORY = 500;
 const ROUNDS_PER_MODE = 5;
@@ -25,7 +25,7 @@ const SPECIALIST_BUDGET = 128_000;
  */
 export async function measureHandoffs(): Promise<BenchResult[]> {
   const fake = await FakeOpenAI.start();
-  const app = await TestApp.create(await openDatabase({ engine: "pglite", dataDir: null }), { OPENAI_API_KEY: "bench", OPENAI_BASE_URL: fake.baseURL, LOG_LEVEL: "error" });
+  const app = await startBenchServer(fake.baseURL);
   try {
     const { project } = await createProjectWithChannel(app.prisma);
     const users = [];

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { createChannel } from "@/lib/conversations/create-channel";
-import { openDatabase } from "@/lib/db/open-database";
 import { createOpenAIEmbedder } from "@/lib/memory/embedder";
 import { startAgents, startMemory } from "@/lib/runtime/runtime";
 import { FakeOpenAI } from "@/test/support/fake-openai";
@@ -8,6 +7,7 @@ import { createProjectWithChannel } from "@/test/support/fixtures";
 import { TestApp } from "@/test/support/test-app";
 import { measureDirectFirstToken, measureFirstToken } from "./agents";
 import { percentile, result, type BenchResult } from "./measure";
+import { startBenchServer } from "./bench-server";
 
 const DIMENSIONS = 256;
 const random = () => Array.from({ length: DIMENSIONS }, () => Math.random() - 0.5);
@@ -19,7 +19,7 @@ const random = () => Array.from({ length: DIMENSIONS }, () => Math.random() - 0.
  */
 export async function measureFirstTokenWithMemory(): Promise<BenchResult> {
   const fake = await FakeOpenAI.start();
-  const app = await TestApp.create(await openDatabase({ engine: "pglite", dataDir: null }), { OPENAI_API_KEY: "bench", OPENAI_BASE_URL: fake.baseURL, LOG_LEVEL: "error" });
+  const app = await startBenchServer(fake.baseURL);
   try {
     const { project } = await createProjectWithChannel(app.prisma);
     const users: Awaited<ReturnType<TestApp["signUp"]>>[] = [];

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { ContextSnapshot } from "@/lib/context/types";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import { openDatabase } from "@/lib/db/open-database";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
 import { FakeOpenAI } from "@/test/support/fake-openai";
 import { createProjectWithChannel } from "@/test/support/fixtures";
-import { emitWithAck, TestApp } from "@/test/support/test-app";
+import { emitWithAck } from "@/test/support/test-app";
 import { measureDirectFirstToken } from "./agents";
 import { percentile, result, type BenchResult } from "./measure";
+import { startBenchServer } from "./bench-server";
 
 const PANELS = 7;
 const ROUNDS = 3;
@@ -21,7 +21,7 @@ const ROUNDS = 3;
  */
 export async function measurePanels(): Promise<BenchResult[]> {
   const fake = await FakeOpenAI.start();
-  const app = await TestApp.create(await openDatabase({ engine: "pglite", dataDir: null }), { OPENAI_API_KEY: "bench", OPENAI_BASE_URL: fake.baseURL, LOG_LEVEL: "error" });
+  const app = await startBenchServer(fake.baseURL);
   try {
     const { project } = await createProjectWithChannel(app.prisma);
     const user = await app.signUp("panelbench");
