@@ -2,7 +2,6 @@ import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import { RetryLater, whileHeld, type Lease } from "@/lib/jobs/lease";
 import { PROVIDER_WAIT } from "@/lib/dispatch/turn-queue";
-import { reserveProviderCall, type ProviderRateLimits } from "@/lib/llm/provider-usage";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { LlmError, type ToolSpec } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
@@ -49,8 +48,6 @@ export interface AgentTurnDeps {
   tools?: ToolSpec[];
   /** After a complete answer (the write phase: e.g. a procedure worth keeping). */
   onAnswered?(answer: Answer): void;
-  /** The provider's per-minute limits (PROVIDER_RPM, PROVIDER_TPM), counted before each call. */
-  providerLimits?: ProviderRateLimits;
   /** Runs a handoff's next turn now: one this node holds (under the lease's time) directly, one that waits by waking the worker. */
   continueWith?(next: ClaimedDispatch, held: { expiresAt: number } | null): void;
 }
@@ -115,11 +112,9 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
     const contextReport = describeContext(assembly.snapshot);
     const toolCalls: { name: string; arguments: string }[] = [];
     const tools = [...(deps.tools ?? []), ...(handoffs.open && provider.name === "openai" ? [handoffTool(handoffs.specialists)] : [])];
-    if (provider.name === "openai" && deps.providerLimits) {
-      const waitMs = await reserveProviderCall(deps.prisma, { provider: provider.name, tokens: assembly.snapshot.budget.usedTokens + agent.maxOutputTokens, limits: deps.providerLimits });
-      if (waitMs !== null) throw new RetryLater(waitMs + jitter(waitMs), `${PROVIDER_WAIT}its requests or tokens per minute are used up`);
-    }
-    for await (const event of provider.stream({ model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport, tools })) {
+    // A rate limit gives the turn back to wait (RetryLater below) rather than holding its slot.
+    const request = { model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport, tools, deferRateLimit: true };
+    for await (const event of provider.stream(request)) {
       if (event.type === "usage") usage = event;
       else if (event.type === "tool_call") toolCalls.push(event);
       else {
@@ -138,10 +133,10 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
     // Database trouble is retried by the worker; a lost lease or a stopping node ends the turn
     // here (the worker gives it back for another node, whose streaming bubble restarts it).
     if (!(error instanceof LlmError) || lease.signal.aborted) throw error;
-    // A 429: the turn waits, holding no slot, for as long as the provider asked (never dropped).
+    // A 429 or a used-up minute: the turn waits, holding no slot, as long as asked (never dropped).
     if (error.kind === "rate_limit") {
       const waitMs = error.retryAfterMs ?? RATE_LIMIT_WAIT_MS;
-      throw new RetryLater(waitMs + jitter(waitMs), `${PROVIDER_WAIT}it answered 429 (too many requests)`);
+      throw new RetryLater(waitMs + jitter(waitMs), `${PROVIDER_WAIT}${error.message}`);
     }
     const latencyMs = Math.round(performance.now() - started);
     if (error.kind === "cancelled") {

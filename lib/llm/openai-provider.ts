@@ -14,10 +14,14 @@ export interface OpenAIProviderOptions {
 /** Before retry n (0-based): 0.5 s, 1 s, 2 s… with jitter, so nodes retrying together spread out. */
 const retryDelayMs = (attempt: number) => 500 * 2 ** attempt * (0.5 + Math.random() / 2);
 
+/** The longest Retry-After a call waits out itself; past it the call fails as rate-limited. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
 /**
- * Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM…) through the official SDK. A 429
- * is not retried here (the SDK would wait holding the turn's slot): it fails at once with the
- * wait the provider asked for, and the turn is queued again for then.
+ * Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM…) through the official SDK, whose
+ * own retries are off so that a 429 is handled here: retried after the wait the provider asks
+ * for, or, for a caller that waits it out itself (`deferRateLimit`: an agent turn gives its slot
+ * back), failed at once with that wait.
  */
 export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxRetries = 2 }: OpenAIProviderOptions): LlmProvider {
   const client = new OpenAI({ apiKey, baseURL, timeout: timeoutMs, maxRetries: 0 });
@@ -34,8 +38,9 @@ export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxR
           return;
         } catch (error) {
           const failure = toLlmError(error, request.signal);
-          if (!streamed && attempt < maxRetries && (failure.kind === "server" || failure.kind === "network")) {
-            await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
+          const waitMs = !streamed && attempt < maxRetries ? retryWait(failure, attempt, request) : null;
+          if (waitMs !== null) {
+            await new Promise((resolve) => setTimeout(resolve, waitMs));
             continue;
           }
           if (failure.kind !== "cancelled") log.warn("model provider error", { model: request.model, kind: failure.kind, ...providerCause(error) });
@@ -44,6 +49,14 @@ export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxR
       }
     },
   };
+}
+
+/** How long to wait before trying a failed call again, or null when it is not tried again. */
+function retryWait(failure: LlmError, attempt: number, request: CompletionRequest): number | null {
+  if (failure.kind === "server" || failure.kind === "network") return retryDelayMs(attempt);
+  if (failure.kind !== "rate_limit" || request.deferRateLimit) return null;
+  const asked = failure.retryAfterMs ?? retryDelayMs(attempt);
+  return asked <= MAX_RATE_LIMIT_WAIT_MS ? asked : null;
 }
 
 /** One request, streamed: text, tool calls (after the text) and usage. */

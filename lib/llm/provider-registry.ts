@@ -1,14 +1,30 @@
 import { createOfflineProvider } from "./offline-provider";
 import { createOpenAIProvider } from "./openai-provider";
+import { withRateLimits, type ProviderRateLimits } from "./provider-usage";
 import type { LlmProvider } from "./types";
+import type { Prisma } from "@/lib/db/open-database";
 
 /**
  * Which provider answers for an agent: its OpenAI-compatible endpoint when a key is configured,
- * otherwise the offline model (labelled as such on every reply it produces).
+ * otherwise the offline model (labelled as such on every reply it produces). The endpoint's
+ * per-minute limits, when given, count every call to it.
  */
-export function createProviderRegistry({ apiKey, baseURL, timeoutMs, offlineChunkDelayMs }: { apiKey?: string; baseURL?: string; timeoutMs?: number; offlineChunkDelayMs?: number }) {
+export function createProviderRegistry({
+  apiKey,
+  baseURL,
+  timeoutMs,
+  offlineChunkDelayMs,
+  rateLimits,
+}: {
+  apiKey?: string;
+  baseURL?: string;
+  timeoutMs?: number;
+  offlineChunkDelayMs?: number;
+  rateLimits?: { prisma: Prisma; limits: ProviderRateLimits };
+}) {
   const offline = createOfflineProvider({ chunkDelayMs: offlineChunkDelayMs });
-  const openai = apiKey ? createOpenAIProvider({ apiKey, baseURL, timeoutMs }) : null;
+  const endpoint = apiKey ? createOpenAIProvider({ apiKey, baseURL, timeoutMs }) : null;
+  const openai = endpoint && rateLimits ? withRateLimits(endpoint, rateLimits) : endpoint;
   return (agent: { provider: "openai" | "offline" }): LlmProvider => (agent.provider === "openai" && openai ? openai : offline);
 }
 

@@ -16,6 +16,12 @@ export interface CompletionRequest {
   contextReport?: string;
   /** Functions the model may call besides answering (OpenAI tools); the offline model ignores them. */
   tools?: ToolSpec[];
+  /**
+   * The caller waits out a rate limit itself (an agent turn gives its slot back and is queued
+   * again): a 429 or a used-up minute fails at once with the wait. Otherwise the provider waits
+   * (honouring Retry-After) and tries again.
+   */
+  deferRateLimit?: boolean;
 }
 
 export interface ToolSpec {

@@ -112,7 +112,9 @@ export function postingDeps(runtime: Runtime): PostingDeps {
 
 /** Which provider answers for an agent (its endpoint, or the offline model at the given pace). */
 export function providerRegistryFor(runtime: Runtime, offlineChunkDelayMs?: number) {
-  return createProviderRegistry({ apiKey: runtime.env.OPENAI_API_KEY, baseURL: runtime.env.OPENAI_BASE_URL, timeoutMs: runtime.env.PROVIDER_TIMEOUT_MS, offlineChunkDelayMs });
+  const { env } = runtime;
+  const limits = { requestsPerMinute: env.PROVIDER_RPM, tokensPerMinute: env.PROVIDER_TPM };
+  return createProviderRegistry({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, timeoutMs: env.PROVIDER_TIMEOUT_MS, offlineChunkDelayMs, rateLimits: { prisma: runtime.db.prisma, limits } });
 }
 
 /** Starts the workers that run agent turns for this runtime's dispatches, and its panels. */
@@ -132,7 +134,6 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
       return runtime.memory ? [captureProcedureTool] : undefined;
     },
     onAnswered: (answer) => void captureProcedure(runtime, answer),
-    providerLimits: { requestsPerMinute: runtime.env.PROVIDER_RPM, tokensPerMinute: runtime.env.PROVIDER_TPM },
     continueWith: (next, held) => (held ? runtime.dispatcher?.adopt(next, held.expiresAt) : runtime.dispatcher?.wake([next.id])),
   };
   runtime.dispatcher = startDispatchWorker({

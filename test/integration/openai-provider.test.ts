@@ -42,11 +42,21 @@ describe("OpenAI provider against a fake OpenAI-compatible server (real SDK)", (
     expect(events.filter((e) => e.type === "delta").map((e) => (e as { text: string }).text).join("")).toBe("third time lucky");
   });
 
-  it("does not retry a 429 (the turn would hold its slot while waiting): it fails at once with the wait the provider asked for", async () => {
+  it("waits out a 429 for as long as the provider asks, then answers", async () => {
+    const before = fake.requests.length;
+    fake.reply({ error: 429, retryAfterSeconds: 0.3 }, { content: "after the wait" });
+    const started = Date.now();
+    const events = await collect(provider({ maxRetries: 2 }).stream(request));
+    expect(events.filter((e) => e.type === "delta").map((e) => (e as { text: string }).text).join("")).toBe("after the wait");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(fake.requests.length - before).toBe(2);
+  });
+
+  it("for a caller that waits it out itself (an agent turn gives its slot back), a 429 fails at once with the wait the provider asked for", async () => {
     vi.spyOn(log, "warn").mockImplementation(() => undefined);
     const before = fake.requests.length;
     fake.reply({ error: 429, retryAfterSeconds: 7 });
-    await expect(collect(provider({ maxRetries: 2 }).stream(request))).rejects.toMatchObject({ kind: "rate_limit", retryAfterMs: 7_000 });
+    await expect(collect(provider({ maxRetries: 2 }).stream({ ...request, deferRateLimit: true }))).rejects.toMatchObject({ kind: "rate_limit", retryAfterMs: 7_000 });
     expect(fake.requests.length - before).toBe(1);
   });
 
