@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
-import { RetryLater, whileHeld, type Lease } from "@/lib/jobs/lease";
+import { publishingWhileHeld, RetryLater, type Lease } from "@/lib/jobs/lease";
 import { PROVIDER_WAIT } from "@/lib/dispatch/turn-queue";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { LlmError, type ToolSpec } from "@/lib/llm/types";
@@ -64,7 +64,7 @@ export interface AgentTurnDeps {
  * call, nothing more is emitted, and every write is refused unless this attempt still holds it.
  */
 export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, lease: Lease): Promise<void> {
-  const deps = { ...given, publisher: () => whileHeld(given.publisher(), lease) };
+  const deps = publishingWhileHeld(given, lease);
   const signal = AbortSignal.any([deps.turns.start(job.id), lease.signal]);
   const started = performance.now();
   let prepared: PreparedTurn;
@@ -154,7 +154,7 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
 
 /** A dispatch that failed too often (its workers kept dying, or the database kept failing) ends with a visible message. */
 export async function giveUpTurn(given: AgentTurnDeps, job: ClaimedDispatch, lease: Lease): Promise<void> {
-  const deps = { ...given, publisher: () => whileHeld(given.publisher(), lease) };
+  const deps = publishingWhileHeld(given, lease);
   const turn = await loadTurnContext(deps.prisma, job);
   const { agent } = turn;
   const content = `${agent.displayName} could not answer this message after ${job.failures} attempts.`;

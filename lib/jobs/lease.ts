@@ -120,6 +120,11 @@ export function whileHeld<T extends object>(target: T, lease: Lease): T {
   });
 }
 
+/** A job's dependencies with its publisher quiet once the lease is lost (see whileHeld). */
+export function publishingWhileHeld<Deps extends { publisher(): object }>(deps: Deps, lease: Lease): Deps {
+  return { ...deps, publisher: () => whileHeld(deps.publisher(), lease) };
+}
+
 /** True when the error (or the abort that caused it) means the lease was lost or the node is stopping: not a failure of the job. */
 export function endedByLease(lease: Lease, error: unknown): boolean {
   return error instanceof LeaseLost || (lease.signal.aborted && (lease.signal.reason === LEASE_LOST || lease.signal.reason === NODE_STOPPING));

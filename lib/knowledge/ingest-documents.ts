@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { updateHeldJob, type JobTable } from "@/lib/jobs/job-table";
-import type { Lease } from "@/lib/jobs/lease";
+import { whileHeld, type Lease } from "@/lib/jobs/lease";
 import { startLeasedWorker, type ClaimedJob, type LeasedWorker } from "@/lib/jobs/leased-worker";
 import { log } from "@/lib/log/logger";
 import { EmbeddingError, type Embedder } from "@/lib/memory/embedder";
@@ -36,7 +36,7 @@ export const documentTable: JobTable = {
   columns: sql`"id", "agentId", "name", "text", "attempt", "failures", "lastError"`,
 };
 
-async function report(prisma: Prisma, onProgress: (document: DocumentSummary) => unknown, id: string): Promise<void> {
+async function report(prisma: Prisma, onProgress: IngestionDeps["onProgress"], id: string): Promise<void> {
   const row = await prisma.knowledgeDocument.findUnique({ where: { id } });
   if (row) onProgress(toDocumentSummary(row));
 }
@@ -50,7 +50,7 @@ async function report(prisma: Prisma, onProgress: (document: DocumentSummary) =>
  */
 export async function ingestDocument(deps: IngestionDeps, document: ClaimedDocument, lease: Lease): Promise<void> {
   const { prisma, embedder } = deps;
-  const onProgress = (summary: DocumentSummary) => lease.held() && deps.onProgress(summary);
+  const { onProgress } = whileHeld(deps, lease);
   const progress = (value: number) => updateHeldJob(prisma, documentTable, lease, sql`"progress" = ${value}`);
   await report(prisma, onProgress, document.id);
   const chunks = chunkText(document.text);
@@ -76,7 +76,7 @@ export async function ingestDocument(deps: IngestionDeps, document: ClaimedDocum
   });
   if (!indexed) return lease.lose("deleted, or taken over by another attempt");
   await refreshStatistics(prisma, ["knowledge_chunks"]);
-  await report(prisma, deps.onProgress, document.id);
+  await report(prisma, onProgress, document.id);
 }
 
 /**
@@ -94,7 +94,7 @@ async function giveUpDocument(deps: IngestionDeps, document: ClaimedDocument, le
   log.warn("knowledge document failed", { documentId: document.id, attempt: document.attempt, reason });
   const error = ingestionFailureReason(document.id, reason);
   if (await updateHeldJob(deps.prisma, documentTable, lease, sql`"status" = 'failed', "error" = ${error}, "text" = NULL, "leaseUntil" = NULL, "leasedBy" = NULL`)) {
-    await report(deps.prisma, (summary) => lease.held() && deps.onProgress(summary), document.id);
+    await report(deps.prisma, whileHeld(deps, lease).onProgress, document.id);
   }
 }
 

@@ -2,9 +2,15 @@ import type { RetrievedEpisode, RetrievedKnowledge, RetrievedProcedure } from "@
 import type { Prisma } from "@/lib/db/open-database";
 import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Embedder } from "./embedder";
-import type { MemoryPresence, MemoryStores } from "./retrieve-memory";
+import type { MemoryPresence, MemoryQuery, MemoryStores } from "./retrieve-memory";
 import { matchesPattern } from "@/lib/validation/safe-pattern";
 import type { VectorStore } from "./vector-store";
+
+/** The episodes an agent may recall for this person here: their own, and this conversation's own summaries (over alias `t`, or the table itself). */
+function recallable(alias: string, { agentId, userId, conversationId }: Pick<MemoryQuery, "agentId" | "userId" | "conversationId">) {
+  const column = (name: string) => raw(`${alias}"${name}"`);
+  return sql`${column("agentId")} = ${agentId} AND (${column("userId")} = ${userId} OR (${column("userId")} IS NULL AND ${column("conversationId")} = ${conversationId}))`;
+}
 
 /**
  * The three memory searches over the database, one statement each:
@@ -19,10 +25,11 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
   return {
     embed: async (text) => (await embedder.embed([text]))[0]!,
 
-    async presence({ agentId, userId, conversationId }): Promise<MemoryPresence> {
+    async presence(query): Promise<MemoryPresence> {
+      const { agentId } = query;
       const [row] = await prisma.$queryRaw<[{ knowledge: boolean; episodes: boolean; procedures: MemoryPresence["procedures"] }]>`
         SELECT EXISTS (SELECT 1 FROM "knowledge_chunks" WHERE "agentId" = ${agentId}) AS "knowledge",
-               EXISTS (SELECT 1 FROM "episodes" WHERE "agentId" = ${agentId} AND ("userId" = ${userId} OR ("userId" IS NULL AND "conversationId" = ${conversationId}))) AS "episodes",
+               EXISTS (SELECT 1 FROM "episodes" WHERE ${recallable("", query)}) AS "episodes",
                COALESCE((SELECT json_agg(json_build_object('id', "id", 'name', "name", 'trigger', "trigger", 'steps', "steps", 'embedding', "embedding") ORDER BY "updatedAt" DESC)
                  FROM "procedures" WHERE "agentId" = ${agentId} AND "status" = 'approved'), '[]'::json) AS "procedures"`;
       return row;
@@ -46,7 +53,7 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
       const rows = await vectors.nearest<{ id: string; score: number; summary: string; facts: string[]; endedAt: Date }>({
         table: "episodes",
         columns: sql`t."summary", t."facts", t."endedAt"`,
-        where: sql`t."agentId" = ${query.agentId} AND (t."userId" = ${query.userId} OR (t."userId" IS NULL AND t."conversationId" = ${query.conversationId}))`,
+        where: recallable("t.", query),
         vector: await query.embedding(),
         k: query.episodicTopK,
         tieBreak: raw(`t."endedAt" DESC`),

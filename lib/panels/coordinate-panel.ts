@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describeContext } from "@/lib/context/describe-context";
 import type { Prisma } from "@/lib/db/open-database";
 import { fenceOf, type Fence } from "@/lib/jobs/job-table";
-import { endedByLease, whileHeld, type Lease } from "@/lib/jobs/lease";
+import { endedByLease, publishingWhileHeld, type Lease } from "@/lib/jobs/lease";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { countTokens } from "@/lib/llm/token-counter";
 import { LlmError, type LlmProvider } from "@/lib/llm/types";
@@ -62,7 +62,7 @@ const ENDED = "panel-ended";
  * emitted once the lease is lost, so a node that stalled and woke up cannot run it a second time.
  */
 export async function coordinatePanel(given: PanelDeps, panelId: string, lease: Lease): Promise<void> {
-  const deps = { ...given, publisher: () => whileHeld(given.publisher(), lease) };
+  const deps = publishingWhileHeld(given, lease);
   const fence = fenceOf(panelTable, lease);
   const state = await loadPanelState(deps.prisma, panelId);
   if (!state || state.panel.status !== "running") return;
@@ -76,7 +76,7 @@ export async function giveUpPanel(deps: PanelDeps, panelId: string, lease: Lease
   const state = await loadPanelState(deps.prisma, panelId);
   if (!state || state.panel.status !== "running") return;
   log.error("panel given up", { panelId, attempt: lease.attempt, reason });
-  await finishPanel({ ...deps, publisher: () => whileHeld(deps.publisher(), lease) }, state, "error", lease);
+  await finishPanel(publishingWhileHeld(deps, lease), state, "error", lease);
 }
 
 class PanelRun {
