@@ -2,26 +2,43 @@ import type { Prisma } from "@/lib/db/open-database";
 import type { Published } from "./append-message";
 import { persistAgentReply } from "./persist-agent-reply";
 
+/** What a stop needs to know of a dispatch (agent:stop loads it once, to authorise and to stop). */
+export const stoppableDispatch = {
+  status: true,
+  conversationId: true,
+  messageId: true,
+  askMessageId: true,
+  message: { select: { authorUserId: true } },
+  askMessage: { select: { authorUserId: true } },
+  agent: { select: { id: true, handle: true, displayName: true, color: true, model: true } },
+} as const;
+
+interface StoppableDispatch {
+  id: string;
+  status: string;
+  conversationId: string;
+  messageId: string;
+  askMessageId: string | null;
+  agent: { id: string; handle: string; displayName: string; color: string; model: string };
+}
+
 /**
  * Stop on a turn that has not started (queued, or waiting for its provider): it ends at once with
- * the agent's "(stopped before answering)" reply, in the statement that finishes the dispatch, so
- * no worker can start it afterwards. Null when it is not waiting (running, or already ended).
+ * the agent's "(stopped before answering)" reply, in the statement that finishes the dispatch
+ * only while it is still pending, so no worker can start it afterwards. Null when it is not
+ * waiting (running, or already ended).
  */
-export async function stopQueuedTurn(prisma: Prisma, { dispatchId }: { dispatchId: string }): Promise<Published | null> {
-  const dispatch = await prisma.dispatch.findUnique({
-    where: { id: dispatchId },
-    select: { status: true, conversationId: true, messageId: true, askMessageId: true, agent: { select: { id: true, handle: true, displayName: true, color: true, model: true } } },
-  });
-  if (dispatch?.status !== "pending") return null;
+export async function stopQueuedTurn(prisma: Prisma, dispatch: StoppableDispatch): Promise<Published | null> {
+  if (dispatch.status !== "pending") return null;
   const { agent } = dispatch;
   return persistAgentReply(prisma, {
-    dispatchId,
+    dispatchId: dispatch.id,
     attempt: "queued",
     conversationId: dispatch.conversationId,
     agent: { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color },
     content: "(stopped before answering)",
     metadata: {
-      dispatchId,
+      dispatchId: dispatch.id,
       replyToMessageId: dispatch.askMessageId ?? dispatch.messageId,
       agentId: agent.id,
       agentDisplayName: agent.displayName,

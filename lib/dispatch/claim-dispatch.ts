@@ -31,9 +31,6 @@ export const dispatchTable = pendingRunningTable(
   sql`"id", "messageId", "agentId", "conversationId", "attempt", "failures", "lastError", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff"`,
 );
 
-/** A turn holding a live lease: it is calling (or about to call) its model. */
-const inFlight = sql`r."status" = 'running' AND r."leaseUntil" >= now()`;
-
 /**
  * Takes the next runnable dispatch, leased to this worker:
  * - in order: a dispatch runs only after every earlier unfinished dispatch of the same agent in
@@ -55,7 +52,7 @@ export function claimNextDispatch(prisma: Prisma, { leaseMs, among, providerLimi
   const withinLimit =
     providerLimit > 0
       ? sql`AND ((SELECT a."provider" FROM "agents" a WHERE a."id" = d."agentId") <> 'openai'
-          OR (SELECT count(*) FROM "dispatches" r JOIN "agents" ra ON ra."id" = r."agentId" WHERE ${inFlight} AND ra."provider" = 'openai') < ${providerLimit})`
+          OR (SELECT count(*) FROM "dispatches" r JOIN "agents" ra ON ra."id" = r."agentId" WHERE r."status" = 'running' AND r."leaseUntil" >= now() AND ra."provider" = 'openai') < ${providerLimit})`
       : empty;
   return claimJob<ClaimedDispatch>(prisma, dispatchTable, {
     leaseMs,

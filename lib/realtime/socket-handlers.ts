@@ -5,7 +5,7 @@ import { listMessagesSince } from "@/lib/conversations/list-messages";
 import { markRead } from "@/lib/conversations/mark-read";
 import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversations/message-input";
 import { sendMessage, type PostingDeps } from "@/lib/conversations/send-message";
-import { stopQueuedTurn } from "@/lib/agents/stop-queued-turn";
+import { stoppableDispatch, stopQueuedTurn } from "@/lib/agents/stop-queued-turn";
 import { readQueuedTurns } from "@/lib/dispatch/turn-queue";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError, toErrorPayload } from "@/lib/errors/app-error";
@@ -62,16 +62,13 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
   });
 
   handle("agent:stop", stopSchema, async ({ dispatchId }) => {
-    const dispatch = await deps.prisma.dispatch.findUnique({
-      where: { id: dispatchId },
-      select: { conversationId: true, message: { select: { authorUserId: true } }, askMessage: { select: { authorUserId: true } } },
-    });
+    const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { id: true, ...stoppableDispatch } });
     if (!dispatch) throw new AppError("not_found", "That reply is no longer in progress.");
     await assertParticipant(deps.prisma, { userId, conversationId: dispatch.conversationId });
     // After a handoff, the person who asked is the author of the message the handoff answers.
     if ((dispatch.askMessage ?? dispatch.message).authorUserId !== userId && user.role !== "admin") throw new AppError("forbidden", "Only the person who asked (or an admin) can stop this reply.");
     // A turn still waiting ends here; one running is aborted on whichever node runs it.
-    const stopped = await stopQueuedTurn(deps.prisma, { dispatchId });
+    const stopped = await stopQueuedTurn(deps.prisma, dispatch);
     if (stopped) deps.publisher().messageCreated(stopped.message, { participantUserIds: stopped.participantUserIds, mentionedUserIds: [] });
     else deps.stopTurn(dispatchId);
     return null;
