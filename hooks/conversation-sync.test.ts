@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { MessageDto } from "@/lib/conversations/message-dto";
+import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-dto";
 import { memoryStore } from "@/test/support/message-store";
 import { contiguousSeq, ConversationSync, type MessageStore, type SyncSocket } from "./conversation-sync";
 
@@ -17,6 +17,7 @@ function message(seq: number): MessageDto {
     metadata: { isHandoffSummary: false, isToolResult: false, timestamp: "2026-01-01T00:00:00.000Z" },
     author: { kind: "user", id: "u1", name: "Ann" },
     createdAt: "2026-01-01T00:00:00.000Z",
+    ...unchangedMessage,
   };
 }
 

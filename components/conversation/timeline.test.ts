@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MessageDto } from "@/lib/conversations/message-dto";
+import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-dto";
 import { dayLabel, timelineItems } from "./timeline";
 
 const at = (iso: string, seq: number, authorId = "u2"): MessageDto => ({
@@ -12,6 +12,7 @@ const at = (iso: string, seq: number, authorId = "u2"): MessageDto => ({
   metadata: { isHandoffSummary: false, isToolResult: false, timestamp: iso },
   author: { kind: "user", id: authorId, name: authorId },
   createdAt: new Date(iso).toISOString(),
+  ...unchangedMessage,
 });
 
 describe("timelineItems", () => {

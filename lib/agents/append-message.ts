@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "@/lib/db/open-database";
-import type { MessageAuthor, MessageDto } from "@/lib/conversations/message-dto";
+import { unchangedMessage, type MessageAuthor, type MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 
@@ -34,7 +34,7 @@ export async function appendMessage(
     SELECT (SELECT "seq" FROM inserted) AS "seq",
            ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = (SELECT "watchedId" FROM allocated) AND "userId" IS NOT NULL) AS "participantUserIds"`;
   return {
-    message: { id, conversationId, seq: row!.seq, clientId: null, role, content, metadata, author: author ?? { kind: "system" }, createdAt: now.toISOString() },
+    message: { id, conversationId, seq: row!.seq, clientId: null, role, content, metadata, author: author ?? { kind: "system" }, createdAt: now.toISOString(), ...unchangedMessage },
     participantUserIds: row!.participantUserIds,
   };
 }

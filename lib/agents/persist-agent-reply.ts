@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "@/lib/db/open-database";
-import type { MessageDto } from "@/lib/conversations/message-dto";
+import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { countTokens, encodingFor } from "@/lib/llm/token-counter";
@@ -91,6 +91,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
       metadata: reply.metadata,
       author: { kind: "agent", id: agentId, handle, displayName, color },
       createdAt: now.toISOString(),
+      ...unchangedMessage,
     },
     participantUserIds: row.participantUserIds,
     ...(row.followUpStatus ? { followUp: { held: row.followUpStatus === "running" } } : {}),

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError } from "@/lib/errors/app-error";
 import { assertParticipant } from "./assert-participant";
-import type { MessageDto } from "./message-dto";
+import { unchangedMessage, type MessageDto } from "./message-dto";
 import { userMessageMetadata } from "./message-metadata";
 
 /**
@@ -50,7 +50,7 @@ export async function addAgentToConversation(
            ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = ${conversationId} AND "userId" IS NOT NULL) AS "participantUserIds"`;
   if (!row || row.seq === null) throw new AppError("conflict", `${agent.displayName} is already in this conversation.`);
   return {
-    message: { id, conversationId, seq: row.seq, clientId: null, role: "system", content, metadata, author: { kind: "system" }, createdAt: now.toISOString() },
+    message: { id, conversationId, seq: row.seq, clientId: null, role: "system", content, metadata, author: { kind: "system" }, createdAt: now.toISOString(), ...unchangedMessage },
     participantUserIds: row.participantUserIds,
   };
 }

@@ -4,7 +4,7 @@ import { insertPanel, planPanel, type PanelPlan } from "@/lib/panels/plan-panel"
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors/app-error";
 import { countTokens } from "@/lib/llm/token-counter";
-import { messageInclude, toMessageDto, type MessageDto } from "./message-dto";
+import { messageInclude, quoteOf, toMessageDto, type MessageDto, type QuotedMessage, unchangedMessage } from "./message-dto";
 import type { PostMessageInput } from "./message-input";
 import { userMessageMetadata } from "./message-metadata";
 import { parseMentions } from "./parse-mentions";
@@ -64,6 +64,8 @@ interface InsertedRow extends Recipients {
   seq: number | null;
   /** Set when the message was refused because its turns would pass a backlog limit. */
   backlog: "conversation" | "person" | null;
+  /** Set when the conversation is archived, or the message replied to is not one of its messages. */
+  refused: "archived" | "reply_to" | null;
 }
 
 /** How many turns may wait (or run) at once: per conversation, and asked by one person anywhere. */
@@ -98,9 +100,11 @@ async function insertMessage(
   const [row] = await prisma.$queryRaw<InsertedRow[]>`
     SELECT * FROM "chorus_post_message"(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
       ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${mentions}::text[],
-      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int)`;
+      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int, ${input.replyToMessageId ?? null})`;
 
   if (!row?.authorName) throw await refusalFor(prisma, input.conversationId);
+  if (row.refused === "archived") throw new AppError("conflict", "This conversation is archived, so it is read-only. Unarchive it to post again.");
+  if (row.refused === "reply_to") throw new AppError("bad_request", "The message you replied to is not in this conversation any more (it may have been deleted). Send it without the reply.");
   if (row.backlog) throw backlogRefusal(row.backlog, backlog);
   if (row.seq === null) {
     if (row.tokens !== null && row.tokens < 0) {
@@ -118,6 +122,8 @@ async function insertMessage(
     metadata,
     author: { kind: "user", id: userId, name: row.authorName },
     createdAt: now.toISOString(),
+    ...unchangedMessage,
+    replyTo: input.replyToMessageId ? await quoteFor(prisma, input.replyToMessageId) : null,
   };
   if (panel) await insertPanel(prisma, panel, { conversationId: input.conversationId, questionMessageId: id });
   const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds } = row;
@@ -141,4 +147,10 @@ async function refusalFor(prisma: Transaction, conversationId: string): Promise<
   return conversation?.type === "fork"
     ? new AppError("forbidden", "A forked context is the specialist's own workspace: nobody can post into it. Reply in the conversation it was forked from.")
     : new AppError("forbidden", "You are not a participant of this conversation.");
+}
+
+/** A reply's quote for the sender's copy (the posting function checked the message is in the conversation). */
+async function quoteFor(prisma: Transaction, messageId: string): Promise<QuotedMessage | null> {
+  const row = await prisma.message.findUnique({ where: { id: messageId }, select: messageInclude.replyTo.select });
+  return row ? quoteOf(row) : null;
 }
