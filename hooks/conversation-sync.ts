@@ -1,4 +1,5 @@
 import type { MessageDto } from "@/lib/conversations/message-dto";
+import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 import type { Socket } from "socket.io-client";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 
@@ -10,10 +11,16 @@ export type SyncSocket = Pick<Socket<ServerToClientEvents, ClientToServerEvents>
 
 /** Where the conversation's messages are kept (React Query's cache in the browser). */
 export interface MessageStore {
-  /** Adds messages, each id once. */
+  /** Adds messages, each id once; a message held already is replaced by a copy with a later change. */
   add(messages: MessageDto[]): void;
+  /** Replaces held messages by these copies when they have a later change; others are not held, and stay so. */
+  update(messages: MessageDto[]): void;
+  /** Sets a held message's reactions, unless its copy has a later change. */
+  react(update: ReactionUpdate): void;
   /** Every seq held when syncing starts (pages loaded from the database are contiguous). */
   seqs(): Iterable<number>;
+  /** The change number every held message is at least as new as (when syncing starts). */
+  changeWatermark(): number;
 }
 
 export interface ConversationSyncOptions {
@@ -43,7 +50,9 @@ export function contiguousSeq(seqs: Iterable<number>): number {
  * (re)connect, then catches up from the contiguous seq, page by page; a message that arrives
  * more than one past that point means some were missed, and so does the server's hint after a
  * Redis outage: both catch up. A periodic check covers broadcasts lost while nothing else
- * arrives (a node's last moments before exit). The database is the truth; this asks it.
+ * arrives (a node's last moments before exit). Changes to messages held (edits, deletions,
+ * reactions, versions) are caught up the same way, by the conversation's change number. The
+ * database is the truth; this asks it.
  */
 export class ConversationSync {
   /** When the catch-up in progress was asked for (0: none). Its answer is lost if the link drops. */
@@ -53,6 +62,8 @@ export class ConversationSync {
   /** Everything up to here is held; `above` holds seqs past a gap. */
   private high = 0;
   private readonly above = new Set<number>();
+  /** Every change up to here is held. */
+  private changeHigh = 0;
   private again = false;
   private stopped = false;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -67,7 +78,11 @@ export class ConversationSync {
 
   start(): void {
     this.high = contiguousSeq(this.store.seqs());
+    this.changeHigh = this.store.changeWatermark();
     this.socket.on("message:created", this.onCreated);
+    this.socket.on("message:updated", this.onChanged);
+    this.socket.on("message:deleted", this.onChanged);
+    this.socket.on("reaction:updated", this.onReactions);
     this.socket.on("connect", this.join);
     this.socket.on("sync:hint", this.catchUp);
     if (this.socket.connected) this.join();
@@ -81,6 +96,9 @@ export class ConversationSync {
     clearInterval(this.timer);
     clearTimeout(this.retry);
     this.socket.off("message:created", this.onCreated);
+    this.socket.off("message:updated", this.onChanged);
+    this.socket.off("message:deleted", this.onChanged);
+    this.socket.off("reaction:updated", this.onReactions);
     this.socket.off("connect", this.join);
     this.socket.off("sync:hint", this.catchUp);
     if (this.socket.connected) this.socket.emit("conversation:leave", { conversationId: this.conversationId }, () => undefined);
@@ -108,6 +126,14 @@ export class ConversationSync {
     if (message.conversationId === this.conversationId) this.received([message]);
   };
 
+  private readonly onChanged = (message: MessageDto) => {
+    if (message.conversationId === this.conversationId) this.store.update([message]);
+  };
+
+  private readonly onReactions = (update: ReactionUpdate) => {
+    if (update.conversationId === this.conversationId) this.store.react(update);
+  };
+
   private readonly join = () => {
     // An answer still awaited went down with the old connection.
     this.catchingUpSince = 0;
@@ -130,17 +156,21 @@ export class ConversationSync {
     this.catchingUpSince = Date.now();
     this.again = false;
     const afterSeq = this.high;
-    this.socket.emit("sync:since", { conversationId: this.conversationId, afterSeq }, (ack) => {
+    const afterChangeSeq = this.changeHigh;
+    this.socket.emit("sync:since", { conversationId: this.conversationId, afterSeq, afterChangeSeq }, (ack) => {
       if (request !== this.requests || this.catchingUpSince === 0) return;
       this.catchingUpSince = 0;
       if (!("data" in ack)) {
         if (ack.error.code !== "forbidden" && ack.error.code !== "not_found") this.later(this.catchUp);
         return;
       }
-      this.store.add(ack.data.messages);
-      this.advance(ack.data.messages);
-      const progressed = this.high > afterSeq;
-      if (this.again || (progressed && !ack.data.complete)) this.catchUp();
+      const { messages, complete, changes } = ack.data;
+      this.store.add(messages);
+      if (changes) this.store.update(changes.messages);
+      this.advance(messages);
+      if (changes) this.changeHigh = Math.max(this.changeHigh, changes.lastChangeSeq);
+      const progressed = this.high > afterSeq || this.changeHigh > afterChangeSeq;
+      if (this.again || (progressed && (!complete || changes?.complete === false))) this.catchUp();
     });
   };
 

@@ -1,21 +1,45 @@
 import type { InfiniteData } from "@tanstack/react-query";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
+import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 
 export type MessagesData = InfiniteData<MessagePage>;
 
+/** The copy to keep of a message seen twice: the one with the later change. */
+export function newerCopy(held: MessageDto, incoming: MessageDto): MessageDto {
+  return incoming.changeSeq > held.changeSeq ? incoming : held;
+}
+
 /**
  * Merges messages that arrived live (socket, send result, reconnect catch-up) into the cached
- * pages: each id appears once, the newest page stays ordered newest first.
+ * pages: each id appears once, a changed message replaces an older copy wherever it is held,
+ * the newest page stays ordered newest first.
  */
 export function mergeMessages(data: MessagesData | undefined, incoming: MessageDto[]): MessagesData | undefined {
   if (!data || incoming.length === 0) return data;
-  const known = new Set(data.pages.flatMap((page) => page.messages.map((message) => message.id)));
+  const known = new Map(data.pages.flatMap((page) => page.messages.map((message) => [message.id, message] as const)));
   const fresh = incoming.filter((message) => !known.has(message.id));
-  if (fresh.length === 0) return data;
-  const [first, ...rest] = data.pages;
+  const changed = new Map(incoming.filter((message) => known.has(message.id) && newerCopy(known.get(message.id)!, message) === message).map((message) => [message.id, message]));
+  if (fresh.length === 0 && changed.size === 0) return data;
+  const pages = changed.size === 0 ? data.pages : data.pages.map((page) => ({ ...page, messages: page.messages.map((message) => changed.get(message.id) ?? message) }));
+  if (fresh.length === 0) return { ...data, pages };
+  const [first, ...rest] = pages;
   const merged = [...fresh, ...(first?.messages ?? [])].sort((a, b) => b.seq - a.seq);
-  return { ...data, pages: [{ messages: merged, nextBeforeSeq: first?.nextBeforeSeq ?? null }, ...rest] };
+  return { ...data, pages: [{ nextBeforeSeq: null, lastChangeSeq: 0, ...first, messages: merged }, ...rest] };
+}
+
+/** Newer copies of messages held; a message not held is not added (it belongs to a page not loaded). */
+export function updateMessages(data: MessagesData | undefined, incoming: MessageDto[]): MessagesData | undefined {
+  if (!data) return data;
+  const held = new Set(data.pages.flatMap((page) => page.messages.map((message) => message.id)));
+  return mergeMessages(data, incoming.filter((message) => held.has(message.id)));
+}
+
+/** A message's reactions as announced, unless the copy held has a later change already. */
+export function withReactions(data: MessagesData | undefined, update: ReactionUpdate): MessagesData | undefined {
+  const held = data?.pages.flatMap((page) => page.messages).find((message) => message.id === update.messageId);
+  if (!held || held.changeSeq >= update.changeSeq) return data;
+  return mergeMessages(data, [{ ...held, reactions: update.reactions, changeSeq: update.changeSeq }]);
 }
 
 /** Oldest first, for display. */
@@ -25,4 +49,10 @@ export function flattenMessages(data: MessagesData | undefined): MessageDto[] {
 
 export function heldSeqs(data: MessagesData | undefined): number[] {
   return (data?.pages ?? []).flatMap((page) => page.messages.map((message) => message.seq));
+}
+
+/** Changes up to here are in every page held: catch-up asks for those after it. */
+export function changeWatermark(data: MessagesData | undefined): number {
+  const pages = data?.pages ?? [];
+  return pages.length === 0 ? 0 : Math.min(...pages.map((page) => page.lastChangeSeq));
 }

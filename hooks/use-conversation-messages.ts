@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
 import { ConversationSync, type MessageStore } from "./conversation-sync";
-import { heldSeqs, mergeMessages, type MessagesData } from "./message-cache";
+import { changeWatermark, heldSeqs, mergeMessages, updateMessages, withReactions, type MessagesData } from "./message-cache";
 import { queryKeys } from "./query-keys";
 import { getSocket } from "./use-socket";
 
@@ -40,7 +40,10 @@ export function useConversationMessages(conversationId: string, initialPage: Mes
   useEffect(() => {
     const store: MessageStore = {
       add: (messages) => addMessagesToCache(queryClient, conversationId, messages),
+      update: (messages) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => updateMessages(data, messages)),
+      react: (update) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => withReactions(data, update)),
       seqs: () => heldSeqs(queryClient.getQueryData<MessagesData>(queryKeys.messages(conversationId))),
+      changeWatermark: () => changeWatermark(queryClient.getQueryData<MessagesData>(queryKeys.messages(conversationId))),
     };
     const current = new ConversationSync(getSocket(), conversationId, store);
     sync.current = current;

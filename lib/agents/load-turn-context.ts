@@ -62,7 +62,8 @@ interface Row {
 /**
  * Everything a turn needs before it can assemble its context, in one statement: this is the
  * time between a message and the first token, so it is one round trip rather than three.
- * App notices are not loaded: they take no place in the window, which counts the current message.
+ * App notices and deleted messages are not loaded: they take no place in the window, which counts
+ * the current message. Each message is read as it is now (edited text, the version shown).
  * After a handoff the message answered is the person's (askMessageId), and the mode decides the
  * history: summary mode sees the handoff message alone, never the raw messages as well.
  */
@@ -85,6 +86,8 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
       (SELECT m."id", m."seq" AS "position"
        FROM "messages" m
        WHERE m."conversationId" = ${job.conversationId} AND m."role" <> 'system'
+         -- Tombstones take no place in the window (the message answered is kept, to fail clearly).
+         AND (m."deletedAt" IS NULL OR m."id" = ${askId})
          AND m."seq" <= (SELECT "seq" FROM "messages" WHERE "id" = ${askId})
          AND (NOT ${summaryOnly} OR m."id" = ${askId})
        ORDER BY m."seq" DESC

@@ -20,6 +20,7 @@ import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { loadTurnContext, type TurnContext } from "./load-turn-context";
 import { prepareTurn, type PreparedTurn } from "./prepare-turn";
 import { persistAgentReply } from "./persist-agent-reply";
+import { persistRegeneratedReply } from "./persist-regenerated-reply";
 import type { RunningTurns } from "./running-turns";
 
 /** How long a 429 without Retry-After makes a turn wait. */
@@ -184,8 +185,9 @@ async function finish(
     outcome,
     model: agent.model,
   };
-  const written: Published[] | null =
-    forkDepth === 0
+  const written: Published[] | null = job.regeneratesMessageId
+    ? await persistRegeneratedReply(deps.prisma, reply, job.regeneratesMessageId).then((persisted) => persisted && [persisted])
+    : forkDepth === 0
       ? await persistAgentReply(deps.prisma, reply).then((persisted) => persisted && [persisted])
       : await deps.prisma.$transaction(async (tx) => {
           const persisted = await persistAgentReply(tx, reply);
@@ -207,7 +209,10 @@ async function recordHandoff(deps: AgentTurnDeps, job: ClaimedDispatch, lease: L
 }
 
 function publish(deps: AgentTurnDeps, written: Published[]): void {
-  for (const { message, participantUserIds } of written) deps.publisher().messageCreated(message, { participantUserIds, mentionedUserIds: [] });
+  for (const { message, participantUserIds, updated } of written) {
+    if (updated) deps.publisher().messageUpdated(message);
+    else deps.publisher().messageCreated(message, { participantUserIds, mentionedUserIds: [] });
+  }
 }
 
 /** Why a turn was not even attempted: the system prompt and the message alone overflow the budget. */

@@ -22,13 +22,15 @@ export interface ClaimedDispatch {
   depth: number;
   /** false after a refused handoff: the orchestrator answers itself. */
   allowHandoff: boolean;
+  /** A regeneration: the reply this turn writes a new version of. */
+  regeneratesMessageId: string | null;
 }
 
 /** Agent turns as leased jobs. */
 export const dispatchTable = pendingRunningTable(
   "dispatches",
   "agent turn",
-  sql`"id", "messageId", "agentId", "conversationId", "attempt", "failures", "lastError", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff"`,
+  sql`"id", "messageId", "agentId", "conversationId", "attempt", "failures", "lastError", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff", "regeneratesMessageId"`,
 );
 
 /**

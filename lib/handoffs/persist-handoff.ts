@@ -72,7 +72,7 @@ class DispatchTakenOver extends Error {}
 function withNext(persisted: PersistedReply | null, turn: FollowUpTurn & { messageId?: string }) {
   if (!persisted) return null;
   const { followUp, ...handoff } = persisted;
-  const next: ClaimedDispatch = { ...turn, messageId: turn.messageId ?? handoff.message.id, attempt: 1, failures: 0 };
+  const next: ClaimedDispatch = { ...turn, messageId: turn.messageId ?? handoff.message.id, attempt: 1, failures: 0, regeneratesMessageId: null };
   return { handoff, next, held: followUp?.held === true };
 }
 

@@ -103,9 +103,20 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
         mentionedUserIds: audience.mentionedUserIds,
       });
     },
+    messageUpdated: (message) => io.to(conversationRoom(message.conversationId)).emit("message:updated", message),
+    messageDeleted: (message) => io.to(conversationRoom(message.conversationId)).emit("message:deleted", message),
+    reactionUpdated: (update) => io.to(conversationRoom(update.conversationId)).emit("reaction:updated", update),
     readUpdated: (userId, summary) => io.to(userRoom(userId)).emit("read:updated", summary),
     conversationCreated(conversationId, userIds) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("conversation:created", { conversationId });
+    },
+    conversationUpdated(update, userIds) {
+      if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("conversation:updated", update);
+    },
+    conversationRemoved(userId, removal) {
+      // Leaving first: nothing posted after this reaches them, on any node.
+      io.in(userRoom(userId)).socketsLeave(conversationRoom(removal.conversationId));
+      io.to(userRoom(userId)).emit("conversation:removed", removal);
     },
     directoryChanged(userIds) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("directory:changed");

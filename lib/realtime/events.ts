@@ -6,6 +6,7 @@ import type { ErrorPayload } from "@/lib/errors/app-error";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import type { SessionEndView } from "@/lib/memory/session-end-view";
 import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
+import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 
 /** Every acknowledgement is one of these, like server action results. */
 export type Ack<T> = { data: T } | { error: ErrorPayload };
@@ -15,6 +16,11 @@ export interface SyncResult {
   messages: MessageDto[];
   /** False when more messages are missing than one answer carries: ask again from the last seq. */
   complete: boolean;
+  /**
+   * Asked with `afterChangeSeq`: the messages edited, deleted, reacted to or switched since then
+   * (as they are now), and the change number to ask from next time.
+   */
+  changes?: { messages: MessageDto[]; lastChangeSeq: number; complete: boolean };
 }
 
 /** Sent to each participant's sockets outside the room, so sidebars update for conversations not open. */
@@ -23,6 +29,22 @@ export interface ConversationActivity {
   seq: number;
   authorUserId: string | null;
   mentionedUserIds: string[];
+}
+
+/** A conversation renamed, given a topic, archived or unarchived: headers and sidebars follow. */
+export interface ConversationUpdate {
+  conversationId: string;
+  /** As the sidebar shows it: a channel's name, an agent chat's own title (else its agent's name). */
+  title: string;
+  topic: string | null;
+  archived: boolean;
+}
+
+/** This person no longer takes part (they left, or were removed): their tabs drop the conversation. */
+export interface ConversationRemoved {
+  conversationId: string;
+  /** Who removed them; null when they left. */
+  removedBy: string | null;
 }
 
 /** How long a typing indicator lives without a refresh; senders refresh every TYPING_REFRESH_MS. */
@@ -67,8 +89,16 @@ export interface SessionEnded {
 export interface ServerToClientEvents {
   "message:delta": (delta: MessageDelta) => void;
   "message:created": (message: MessageDto, meta?: MessageMeta) => void;
+  /** A message was edited, regenerated or switched to another version: it as it is now. */
+  "message:updated": (message: MessageDto) => void;
+  /** A message was deleted: its tombstone. */
+  "message:deleted": (message: MessageDto) => void;
+  /** A message's reactions changed: all of them now. */
+  "reaction:updated": (update: ReactionUpdate) => void;
   "conversation:activity": (activity: ConversationActivity) => void;
   "conversation:created": (payload: { conversationId: string }) => void;
+  "conversation:updated": (update: ConversationUpdate) => void;
+  "conversation:removed": (removal: ConversationRemoved) => void;
   /** Agents were added, changed or disabled in the user's project. */
   "directory:changed": () => void;
   /** A knowledge document's ingestion moved on (admins of its project). */

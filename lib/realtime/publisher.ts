@@ -4,7 +4,8 @@ import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import type { SessionEndView } from "@/lib/memory/session-end-view";
 import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
-import type { MessageDelta, SessionEnded, TypingActor } from "./events";
+import type { ReactionUpdate } from "@/lib/messages/react-to-message";
+import type { ConversationRemoved, ConversationUpdate, MessageDelta, SessionEnded, TypingActor } from "./events";
 
 export interface MessageAudience {
   participantUserIds: string[];
@@ -14,8 +15,17 @@ export interface MessageAudience {
 /** How domain code announces changes; server.ts supplies the Socket.IO implementation. */
 export interface RealtimePublisher {
   messageCreated(message: MessageDto, audience: MessageAudience): void;
+  /** To the message's conversation room: an edit, a new or switched version. */
+  messageUpdated(message: MessageDto): void;
+  /** To the message's conversation room: its tombstone. */
+  messageDeleted(message: MessageDto): void;
+  reactionUpdated(update: ReactionUpdate): void;
   readUpdated(userId: string, summary: ConversationSummary): void;
   conversationCreated(conversationId: string, userIds: string[]): void;
+  /** To these participants' sockets (every node): their headers and sidebars follow. */
+  conversationUpdated(update: ConversationUpdate, userIds: string[]): void;
+  /** This person's sockets leave the conversation's room (every node) and are told to drop it. */
+  conversationRemoved(userId: string, removal: ConversationRemoved): void;
   /** The project's agents changed: these users' pickers and sidebars reload the directory. */
   directoryChanged(userIds: string[]): void;
   /** A knowledge document's ingestion moved on: these users (admins) see it live. */
@@ -41,8 +51,13 @@ export interface RealtimePublisher {
 /** Before Socket.IO is attached (scripts, tests without sockets) nothing is announced. */
 export const noopPublisher: RealtimePublisher = {
   messageCreated: () => undefined,
+  messageUpdated: () => undefined,
+  messageDeleted: () => undefined,
+  reactionUpdated: () => undefined,
   readUpdated: () => undefined,
   conversationCreated: () => undefined,
+  conversationUpdated: () => undefined,
+  conversationRemoved: () => undefined,
   directoryChanged: () => undefined,
   knowledgeProgress: () => undefined,
   sessionEndUpdated: () => undefined,

@@ -26,7 +26,7 @@ export interface SocketHandlerDeps extends PostingDeps {
 }
 
 const joinSchema = z.object({ conversationId: conversationIdSchema });
-const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0) });
+const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0), afterChangeSeq: z.number().int().min(0).optional() });
 const readSchema = z.object({ conversationId: conversationIdSchema, seq: z.number().int().min(0) });
 const stopSchema = z.object({ dispatchId: z.uuid({ error: "dispatchId must be a UUID." }) });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { io as connectSocket } from "socket.io-client";
 import { ConversationSync } from "@/hooks/conversation-sync";
+import { newerCopy } from "@/hooks/message-cache";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { Ack } from "@/lib/realtime/events";
 import type { ClientSocket } from "../support/test-app";
@@ -43,7 +44,13 @@ export class SoakClient {
     });
     this.sync = new ConversationSync(this.socket, channelId, {
       add: (messages) => messages.forEach((message) => this.hold(message)),
+      update: (messages) => messages.forEach((message) => this.held.has(message.id) && this.held.set(message.id, newerCopy(this.held.get(message.id)!, message))),
+      react: (update) => {
+        const message = this.held.get(update.messageId);
+        if (message && message.changeSeq < update.changeSeq) this.held.set(message.id, { ...message, reactions: update.reactions, changeSeq: update.changeSeq });
+      },
       seqs: () => [...this.held.values()].map((message) => message.seq),
+      changeWatermark: () => 0,
     });
     this.sync.start();
   }
