@@ -27,7 +27,16 @@ class FakeServerSocket extends EventEmitter {
   truth: MessageDto[] = [];
   pageSize = 500;
   syncRequests: number[] = [];
+  changeRequests: (number | undefined)[] = [];
   answerSyncs = true;
+  lastChangeSeq = 0;
+
+  /** Changes a message as the server would: the next change number, announced (or not). */
+  change(seq: number, content: string): MessageDto {
+    const changed = { ...this.truth[seq - 1]!, content, changeSeq: ++this.lastChangeSeq };
+    this.truth[seq - 1] = changed;
+    return changed;
+  }
 
   post(): MessageDto {
     const created = message(this.truth.length + 1);
@@ -42,10 +51,13 @@ class FakeServerSocket extends EventEmitter {
   override emit(event: string, payload?: unknown, ack?: (result: unknown) => void): boolean {
     if (event === "conversation:join") ack?.({ data: { conversationId } });
     if (event === "sync:since") {
-      const afterSeq = (payload as { afterSeq: number }).afterSeq;
+      const { afterSeq, afterChangeSeq } = payload as { afterSeq: number; afterChangeSeq?: number };
       this.syncRequests.push(afterSeq);
+      this.changeRequests.push(afterChangeSeq);
       const missing = this.truth.filter((candidate) => candidate.seq > afterSeq);
-      if (this.answerSyncs) queueMicrotask(() => ack?.({ data: { messages: missing.slice(0, this.pageSize), complete: missing.length <= this.pageSize } }));
+      const changed = this.truth.filter((candidate) => candidate.seq <= afterSeq && candidate.changeSeq > (afterChangeSeq ?? Infinity));
+      const changes = { messages: changed, lastChangeSeq: this.lastChangeSeq, complete: true };
+      if (this.answerSyncs) queueMicrotask(() => ack?.({ data: { messages: missing.slice(0, this.pageSize), complete: missing.length <= this.pageSize, changes } }));
     }
     if (event === "conversation:leave") ack?.({ data: { conversationId } });
     return true;
@@ -161,5 +173,22 @@ describe("ConversationSync", () => {
     sync.stop();
     server.deliver(server.post());
     expect(store.held.size).toBe(0);
+  });
+
+  it("catches up on edits missed while away, from the change number it holds, and never adds a message it does not hold", async () => {
+    for (let i = 0; i < 3; i++) server.post();
+    const store = memoryStore(server.truth.slice(1), 0);
+    const sync = start(store);
+    await settle();
+    server.change(2, "edited while away");
+    server.change(1, "an older message, not held");
+    server.hint();
+    await settle();
+    expect(store.held.get("m2")!.content).toBe("edited while away");
+    expect(store.held.has("m1")).toBe(false);
+    server.hint();
+    await settle();
+    expect(server.changeRequests.at(-1)).toBe(2);
+    sync.stop();
   });
 });

@@ -1,5 +1,5 @@
 import type { InfiniteData } from "@tanstack/react-query";
-import type { MessageDto } from "@/lib/conversations/message-dto";
+import { QUOTE_EXCERPT_CHARS, type MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
 import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 
@@ -28,11 +28,26 @@ export function mergeMessages(data: MessagesData | undefined, incoming: MessageD
   return { ...data, pages: [{ nextBeforeSeq: null, lastChangeSeq: 0, ...first, messages: merged }, ...rest] };
 }
 
-/** Newer copies of messages held; a message not held is not added (it belongs to a page not loaded). */
+/**
+ * Newer copies of messages held; a message not held is not added (it belongs to a page not
+ * loaded). Replies held that quote a changed message show its new start, or that it was deleted.
+ */
 export function updateMessages(data: MessagesData | undefined, incoming: MessageDto[]): MessagesData | undefined {
   if (!data) return data;
-  const held = new Set(data.pages.flatMap((page) => page.messages.map((message) => message.id)));
-  return mergeMessages(data, incoming.filter((message) => held.has(message.id)));
+  const held = data.pages.flatMap((page) => page.messages);
+  const ids = new Set(held.map((message) => message.id));
+  const quoted = new Map(incoming.map((message) => [message.id, message]));
+  const requoted = held.flatMap((message) => {
+    const source = message.replyTo && quoted.get(message.replyTo.id);
+    if (!source) return [];
+    const replyTo = { ...message.replyTo!, deleted: source.deleted !== null, excerpt: source.deleted ? "" : source.content.slice(0, QUOTE_EXCERPT_CHARS) };
+    return replyTo.excerpt === message.replyTo!.excerpt && replyTo.deleted === message.replyTo!.deleted ? [] : [{ ...message, replyTo }];
+  });
+  const merged = mergeMessages(data, incoming.filter((message) => ids.has(message.id)));
+  // A quote is not a change of the reply: it replaces the copy held whatever its change number.
+  if (requoted.length === 0 || !merged) return merged;
+  const byId = new Map(requoted.map((message) => [message.id, message.replyTo]));
+  return { ...merged, pages: merged.pages.map((page) => ({ ...page, messages: page.messages.map((message) => (byId.has(message.id) ? { ...message, replyTo: byId.get(message.id)! } : message)) })) };
 }
 
 /** A message's reactions as announced, unless the copy held has a later change already. */

@@ -1,9 +1,10 @@
 "use client";
 
 import { useInfiniteQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
+import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 import { ConversationSync, type MessageStore } from "./conversation-sync";
 import { changeWatermark, heldSeqs, mergeMessages, updateMessages, withReactions, type MessagesData } from "./message-cache";
 import { queryKeys } from "./query-keys";
@@ -62,5 +63,14 @@ export function useConversationMessages(conversationId: string, initialPage: Mes
     [conversationId, queryClient],
   );
 
-  return { ...query, received };
+  /** This tab's own changes, applied at once (the broadcast of the same change is then not newer). */
+  const changed = useMemo(
+    () => ({
+      messages: (messages: MessageDto[]) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => updateMessages(data, messages)),
+      reactions: (update: ReactionUpdate) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => withReactions(data, update)),
+    }),
+    [conversationId, queryClient],
+  );
+
+  return { ...query, received, changed };
 }

@@ -48,7 +48,8 @@ export function useLiveReplies(conversationId: string) {
     };
     // A reply that finished while we were away arrives as a message through catch-up.
     const onDisconnect = () => setReplies(new Map());
-    return listenTo(socket, { "message:delta": onDelta, "message:created": onMessage, disconnect: onDisconnect });
+    // A regenerated reply arrives as the reply's new version.
+    return listenTo(socket, { "message:delta": onDelta, "message:created": onMessage, "message:updated": onMessage, disconnect: onDisconnect });
   }, [conversationId]);
 
   const stop = (dispatchId: string) => getSocket().emit("agent:stop", { dispatchId }, () => undefined);

@@ -39,6 +39,8 @@ export function useQueuedTurns(conversationId: string): QueuedTurn[] {
       },
       "message:delta": (delta: MessageDelta) => onStarted(delta.conversationId, delta.dispatchId),
       "message:created": (message: MessageDto) => onStarted(message.conversationId, message.metadata.dispatchId),
+      // A regenerated reply arrives as the reply's new version.
+      "message:updated": (message: MessageDto) => onStarted(message.conversationId, message.metadata.dispatchId),
       connect: readList,
       // Whatever changed while away is read again on reconnect; until then nothing can be stopped.
       disconnect: () => setState(noQueuedTurns),

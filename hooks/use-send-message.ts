@@ -9,6 +9,7 @@ export type PostMessageAction = (input: {
   conversationId: string;
   clientId: string;
   content: string;
+  replyToMessageId?: string;
 }) => Promise<{ data: { message: MessageDto; unknownMentions: string[] } } | { error: ErrorPayload }>;
 
 export interface Refusal {
@@ -21,6 +22,7 @@ export interface Refusal {
 export interface PendingMessage {
   clientId: string;
   content: string;
+  replyToMessageId?: string;
   status: "sending" | "failed";
   error?: string;
 }
@@ -42,9 +44,9 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
     );
 
   const deliver = useCallback(
-    async (clientId: string, content: string) => {
+    async (clientId: string, content: string, replyToMessageId?: string) => {
       try {
-        const result = await postMessage({ conversationId, clientId, content });
+        const result = await postMessage({ conversationId, clientId, content, ...(replyToMessageId ? { replyToMessageId } : {}) });
         if ("error" in result && result.error.code === "bad_request") {
           update(clientId, null);
           return setRefusal({ content, reason: result.error.message, at: Date.now() });
@@ -61,11 +63,11 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
   );
 
   const send = useCallback(
-    (content: string) => {
+    (content: string, replyToMessageId?: string) => {
       const clientId = newClientId();
       setRefusal(null);
-      setPending((list) => [...list, { clientId, content, status: "sending" }]);
-      void deliver(clientId, content);
+      setPending((list) => [...list, { clientId, content, status: "sending", replyToMessageId }]);
+      void deliver(clientId, content, replyToMessageId);
     },
     [deliver],
   );
@@ -75,7 +77,7 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
       const item = pending.find((candidate) => candidate.clientId === clientId);
       if (!item) return;
       update(clientId, { status: "sending", error: undefined });
-      void deliver(clientId, item.content);
+      void deliver(clientId, item.content, item.replyToMessageId);
     },
     [deliver, pending],
   );

@@ -19,6 +19,10 @@ interface ComposerProps {
   inputRef?: RefObject<HTMLTextAreaElement | null>;
   /** The last message the server refused: its text comes back here, the reason shows below. */
   refusal?: Refusal | null;
+  /** The message being replied to, shown above the text box with a way to cancel. */
+  replyingTo?: { authorName: string; excerpt: string; onCancel: () => void } | null;
+  /** What the last change to a message did or could not do (an edit asks nobody; a refusal). */
+  notice?: { text: string; tone: "info" | "error" } | null;
 }
 
 const encoder = new TextEncoder();
@@ -27,7 +31,7 @@ const encoder = new TextEncoder();
  * Enter sends, Shift+Enter starts a new line; typing @ offers the participants and the panels.
  * Empty text and text over the size limit are not sent (the server refuses them too).
  */
-export function Composer({ label, participants, panels, onSend, onTyping, hint, inputRef, refusal }: ComposerProps) {
+export function Composer({ label, participants, panels, onSend, onTyping, hint, inputRef, refusal, replyingTo, notice }: ComposerProps) {
   const [text, setText] = useState("");
   const [refused, setRefused] = useState<string | null>(null);
   const [caret, setCaret] = useState(0);
@@ -124,6 +128,16 @@ export function Composer({ label, participants, panels, onSend, onTyping, hint, 
           ))}
         </ul>
       )}
+      {replyingTo && (
+        <div className="mb-1 flex items-center gap-2 text-xs text-muted-strong">
+          <p className="min-w-0 flex-1 truncate border-l-2 border-brand-600 pl-2">
+            <span className="font-semibold">Replying to {replyingTo.authorName}:</span> {replyingTo.excerpt}
+          </p>
+          <button type="button" onClick={replyingTo.onCancel} className="rounded px-1 text-link hover:underline">
+            Cancel reply
+          </button>
+        </div>
+      )}
       <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 focus-within:border-brand-600 focus-within:ring-2 focus-within:ring-brand-600/40 dark:border-slate-600 dark:bg-slate-900">
         <textarea
           ref={input}
@@ -170,7 +184,12 @@ export function Composer({ label, participants, panels, onSend, onTyping, hint, 
           {preview.text}
         </p>
       )}
-      {hint && !tooLong && !refused && !preview && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{hint}</p>}
+      {hint && !tooLong && !refused && !preview && !notice && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{hint}</p>}
+      {notice && (
+        <p role={notice.tone === "error" ? "alert" : "status"} className={`mt-1 text-xs ${notice.tone === "error" ? "text-danger" : "text-amber-700 dark:text-amber-300"}`}>
+          {notice.text}
+        </p>
+      )}
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { AgentBadge } from "./agent-badge";
 import type { MessageGroup as Group } from "./group-messages";
 import { Markdown } from "./markdown";
 import { messageRow } from "./message-layout";
+import { MessageChrome, type MessageContext } from "./message-item";
 import type { MentionHandles } from "./remark-mentions";
 import { ReplyDetails } from "./reply-details";
 
@@ -21,9 +22,11 @@ export interface MessageActions {
   onInspect?: (turnId: string) => void;
   /** Opens a forked context from its handoff notice or its merged result. */
   onOpenFork?: (forkId: string) => void;
+  /** Edit, delete, react, reply… (absent where messages are only read, as in a fork). */
+  context?: MessageContext;
 }
 
-export function MessageGroup({ group, handles, onInspect, onOpenFork }: { group: Group; handles: MentionHandles } & MessageActions) {
+export function MessageGroup({ group, handles, onInspect, onOpenFork, context, highlighted }: { group: Group; handles: MentionHandles; highlighted?: number | null } & MessageActions) {
   const first = group.messages[0]!;
   const view = authorView(group.author);
   if (group.author.kind === "system") {
@@ -52,14 +55,17 @@ export function MessageGroup({ group, handles, onInspect, onOpenFork }: { group:
           <div
             key={message.id}
             data-seq={message.seq}
+            tabIndex={-1}
             title={message.metadata.model ? `${message.metadata.model} · ${message.metadata.provider ?? ""}` : undefined}
-            className={`min-w-0 ${message.metadata.error ? "text-danger" : "text-slate-800 dark:text-slate-200"}`}
+            className={`min-w-0 rounded outline-none ${message.metadata.error ? "text-danger" : "text-slate-800 dark:text-slate-200"} ${highlighted === message.seq ? "bg-amber-100 ring-2 ring-amber-400 dark:bg-amber-900/40" : ""}`}
           >
             {message.metadata.copiedFrom && <span className="mr-1 rounded bg-slate-200 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-muted-strong dark:bg-slate-800">copied</span>}
-            {message.metadata.handoff && message.metadata.isHandoffSummary ? (
-              <HandoffNotice message={message} handles={handles} onOpenFork={onOpenFork} />
+            {context ? (
+              <MessageChrome message={message} context={context} authorName={view.name}>
+                <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} />
+              </MessageChrome>
             ) : (
-              <Markdown text={message.content} handles={handles} />
+              <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} />
             )}
             {message.metadata.panelId && <PanelOnQuestion panelId={message.metadata.panelId} />}
             {message.metadata.panel && <PanelResult panelId={message.metadata.panel.panelId} />}
@@ -90,4 +96,8 @@ export function MessageGroup({ group, handles, onInspect, onOpenFork }: { group:
       </div>
     </li>
   );
+}
+
+function MessageBody({ message, handles, onOpenFork }: { message: Group["messages"][number]; handles: MentionHandles; onOpenFork?: (forkId: string) => void }) {
+  return message.metadata.handoff && message.metadata.isHandoffSummary ? <HandoffNotice message={message} handles={handles} onOpenFork={onOpenFork} /> : <Markdown text={message.content} handles={handles} />;
 }

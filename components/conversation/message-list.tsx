@@ -30,7 +30,7 @@ export function MessageList({
   openedAt: number;
   userId: string;
   handles: MentionHandles;
-} & MessageActions) {
+} & MessageActions & { highlighted?: number | null }) {
   return (
     <>
       {timelineItems(messages, { readUpTo, openedAt, userId, now: new Date() }).map((item) => {

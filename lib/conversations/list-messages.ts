@@ -19,15 +19,17 @@ export interface MessagePage {
 
 export async function listMessages(
   prisma: Prisma,
-  options: { userId: string; conversationId: string; beforeSeq?: number; limit?: number },
+  options: { userId: string; conversationId: string; beforeSeq?: number; limit?: number; aroundSeq?: number },
 ): Promise<MessagePage> {
   await assertParticipant(prisma, options);
   const limit = options.limit ?? MESSAGE_PAGE_SIZE;
   const lastChangeSeq = await changeSeqOf(prisma, options.conversationId);
+  // Around a message: up to half a page after it (the newer ones follow by catch-up), the rest before.
+  const beforeSeq = options.aroundSeq !== undefined ? options.aroundSeq + Math.floor(limit / 2) + 1 : options.beforeSeq;
   const rows = await prisma.message.findMany({
     where: {
       conversationId: options.conversationId,
-      ...(options.beforeSeq !== undefined ? { seq: { lt: options.beforeSeq } } : {}),
+      ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}),
     },
     orderBy: { seq: "desc" },
     take: limit + 1,

@@ -6,7 +6,9 @@ import type { ErrorPayload } from "@/lib/errors/app-error";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import type { SessionEndView } from "@/lib/memory/session-end-view";
 import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
+import type { EditedMessage } from "@/lib/messages/edit-message";
 import type { ReactionUpdate } from "@/lib/messages/react-to-message";
+import type { AskedAgain } from "@/lib/messages/regenerate-reply";
 
 /** Every acknowledgement is one of these, like server action results. */
 export type Ack<T> = { data: T } | { error: ErrorPayload };
@@ -130,6 +132,13 @@ export interface ClientToServerEvents {
   "message:send": (payload: unknown, ack: AckFn<MessageDto>) => void;
   "typing:start": (payload: unknown, ack?: AckFn<null>) => void;
   "typing:stop": (payload: unknown, ack?: AckFn<null>) => void;
+  /** Edit your message ({messageId, content, resend?}), as PATCH /api/messages/{id} does. */
+  "message:edit": (payload: unknown, ack: AckFn<EditedMessage>) => void;
+  "message:show-version": (payload: unknown, ack: AckFn<MessageDto[]>) => void;
+  "message:delete": (payload: unknown, ack: AckFn<MessageDto>) => void;
+  "message:regenerate": (payload: unknown, ack: AckFn<AskedAgain>) => void;
+  /** {messageId, emoji, reacted}: add (true) or take back (false) your reaction. */
+  "message:react": (payload: unknown, ack: AckFn<ReactionUpdate>) => void;
   /** Stop an agent's reply in progress (the text so far is kept, marked stopped), or one still queued. */
   "agent:stop": (payload: unknown, ack: AckFn<null>) => void;
   /** The conversation's turns not started yet, with their places in line. */

@@ -7,6 +7,13 @@ import { conversationIdSchema, postMessageInputSchema } from "@/lib/conversation
 import { sendMessage, type PostingDeps } from "@/lib/conversations/send-message";
 import { stoppableDispatch, stopQueuedTurn } from "@/lib/agents/stop-queued-turn";
 import { readQueuedTurns } from "@/lib/dispatch/turn-queue";
+import { deleteMessage } from "@/lib/messages/delete-message";
+import { editMessage, editMessageSchema } from "@/lib/messages/edit-message";
+import { messageIdSchema } from "@/lib/messages/message-change-input";
+import { reactToMessage } from "@/lib/messages/react-to-message";
+import { regenerateReply } from "@/lib/messages/regenerate-reply";
+import { showVersion, showVersionSchema } from "@/lib/messages/show-version";
+import { reactionEmojiSchema } from "@/lib/reactions/reaction-input";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError, toErrorPayload } from "@/lib/errors/app-error";
 import { toClientError } from "@/lib/errors/client-error";
@@ -29,6 +36,8 @@ const joinSchema = z.object({ conversationId: conversationIdSchema });
 const syncSchema = z.object({ conversationId: conversationIdSchema, afterSeq: z.number().int().min(0), afterChangeSeq: z.number().int().min(0).optional() });
 const readSchema = z.object({ conversationId: conversationIdSchema, seq: z.number().int().min(0) });
 const stopSchema = z.object({ dispatchId: z.uuid({ error: "dispatchId must be a UUID." }) });
+const messageSchema = z.object({ messageId: messageIdSchema });
+const reactSchema = messageSchema.extend({ emoji: reactionEmojiSchema, reacted: z.boolean() });
 
 /** Every client event of one socket: validated, rate-limited, authorised, acknowledged. */
 export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandlerDeps): void {
@@ -60,6 +69,14 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
     const { message } = await sendMessage({ ...deps, publisher: deps.publisher() }, { userId, input });
     return message;
   });
+
+  // Changing messages over the socket: the same use cases as the HTTP API and the server actions.
+  const changing = () => ({ prisma: deps.prisma, publisher: deps.publisher(), wakeDispatcher: deps.wakeDispatcher });
+  handle("message:edit", editMessageSchema, (input) => editMessage(changing(), { userId, input }));
+  handle("message:show-version", showVersionSchema, (input) => showVersion(changing(), { user, input }));
+  handle("message:delete", messageSchema, ({ messageId }) => deleteMessage({ ...changing(), stopTurn: deps.stopTurn }, { user, messageId }));
+  handle("message:regenerate", messageSchema, ({ messageId }) => regenerateReply(changing(), { user, messageId }));
+  handle("message:react", reactSchema, (input) => reactToMessage(changing(), { userId, ...input }));
 
   handle("agent:stop", stopSchema, async ({ dispatchId }) => {
     const dispatch = await deps.prisma.dispatch.findUnique({ where: { id: dispatchId }, select: { id: true, ...stoppableDispatch } });

@@ -83,6 +83,28 @@ describe("two nodes over Redis", () => {
     expect(await readElsewhere).toMatchObject({ id: channelId, unread: 0, lastReadSeq: message.seq });
   });
 
+  it("edits, reactions and deletions made on one node reach a socket on the other, live", async () => {
+    const erin = await signUpOn(nodeA().url, "Erin");
+    const frank = await signUpOn(nodeB().url, "Frank");
+    const erinOnA = track(await connectTo(nodeA().url, erin.cookie));
+    const frankOnB = track(await connectTo(nodeB().url, frank.cookie));
+    for (const socket of [erinOnA, frankOnB]) await emitWithAck(socket, "conversation:join", { conversationId: channelId });
+    const sent = (await emitWithAck<Ack<MessageDto>>(erinOnA, "message:send", { conversationId: channelId, clientId: randomUUID(), content: "draft wording" })) as { data: MessageDto };
+    const messageId = sent.data.id;
+
+    const edited = nextEvent(frankOnB, "message:updated");
+    expect(await emitWithAck(erinOnA, "message:edit", { messageId, content: "final wording" })).toMatchObject({ data: { message: { content: "final wording" } } });
+    expect(await edited).toMatchObject({ id: messageId, content: "final wording", version: 2 });
+
+    const reacted = nextEvent(frankOnB, "reaction:updated");
+    await emitWithAck(erinOnA, "message:react", { messageId, emoji: "🎉", reacted: true });
+    expect(await reacted).toMatchObject({ messageId, reactions: [{ emoji: "🎉", users: [{ id: erin.id }] }] });
+
+    const deleted = nextEvent(frankOnB, "message:deleted");
+    await emitWithAck(erinOnA, "message:delete", { messageId });
+    expect(await deleted).toMatchObject({ id: messageId, content: "", deleted: { byAdmin: false } });
+  });
+
   it("recovers a dropped socket's state on the other node: it can type, drop and recover again", async () => {
     const carol = await signUpOn(nodeA().url, "Carol");
     const dave = await signUpOn(nodeB().url, "Dave");

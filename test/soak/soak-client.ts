@@ -82,6 +82,28 @@ export class SoakClient {
     }
   }
 
+  /** Edits this client's latest message (`message:edit`, as PATCH /api/messages/{id} does). */
+  async editLatest(): Promise<void> {
+    const latest = this.sent.at(-1);
+    const held = latest && this.held.get(latest.id);
+    if (held && !held.content.endsWith("(edited)")) await this.change("message:edit", { messageId: held.id, content: `${held.content} (edited)` });
+  }
+
+  /** Adds or takes back a 👍 on a message it holds (`message:react`). */
+  async toggleReaction(): Promise<void> {
+    const messages = [...this.held.values()].filter((message) => !message.deleted);
+    const target = messages[Math.floor(Math.random() * messages.length)];
+    if (!target) return;
+    const mine = target.reactions.some((reaction) => reaction.emoji === "👍" && reaction.users.some((user) => user.name === this.name));
+    await this.change("message:react", { messageId: target.id, emoji: "👍", reacted: !mine });
+  }
+
+  /** A change lost with the connection is simply not made: what counts is that every client ends with what the database holds. */
+  private async change(event: "message:edit" | "message:react", payload: unknown): Promise<void> {
+    if (!this.socket.connected) return;
+    await this.socket.timeout(5_000).emitWithAck(event, payload).catch(() => undefined);
+  }
+
   /** The network drops under the client: it reconnects and recovers by itself. */
   dropTransport(): void {
     this.socket.io.engine?.close();

@@ -10,8 +10,9 @@ import { SoakClient } from "./soak-client";
 /**
  * `npm run soak [-- --seconds 300]`: two Chorus nodes on this machine's PostgreSQL and Redis,
  * people posting in one channel (some asking an agent), forced disconnects every ~15 s and one
- * node restarted halfway. Afterwards every client must hold exactly what the database holds:
- * nothing lost, nothing twice, each sender's messages in the order sent. Exits 1 otherwise.
+ * node restarted halfway; people also edit their messages and react. Afterwards every client must
+ * hold exactly what the database holds: nothing lost, nothing twice, each sender's messages in the
+ * order sent, every edit and reaction as it is now. Exits 1 otherwise.
  * `--agents` soaks background work instead (agent turns, panels, ingestion, session ends; see agents-soak.ts).
  */
 const { values } = parseArgs({
@@ -41,7 +42,7 @@ async function main(): Promise<number> {
     for (let i = 0; i < clientCount; i++) {
       const url = nodes[i % 2]!.url;
       const user = await signUpOn(url, `Soak ${i}`);
-      clients.push(new SoakClient(`soak-${i}`, url, user.cookie, channel.id));
+      clients.push(new SoakClient(`Soak ${i}`, url, user.cookie, channel.id));
     }
     console.log(`soak: ${clientCount} clients on 2 nodes for ${seconds} s (database ${database.name}, Redis ${redisUrl})`);
 
@@ -51,6 +52,8 @@ async function main(): Promise<number> {
       await sleep(random(0, 2_000));
       for (let n = 0; running(); n++) {
         await client.post(Math.random() < 0.05 ? `@echo question ${n} from ${client.name}` : `message ${n} from ${client.name}`);
+        if (Math.random() < 0.15) await client.editLatest();
+        if (Math.random() < 0.15) await client.toggleReaction();
         await sleep(random(1_500, 4_500) + index);
       }
     });
@@ -77,13 +80,17 @@ async function main(): Promise<number> {
 
     // Let agents finish and every client catch up (its periodic check runs every 15 s).
     const truth = async () =>
-      db.prisma.message.findMany({ where: { conversationId: channel.id }, select: { id: true, seq: true, authorUserId: true, content: true, metadata: true }, orderBy: { seq: "asc" } });
+      db.prisma.message.findMany({
+        where: { conversationId: channel.id },
+        select: { id: true, seq: true, authorUserId: true, content: true, metadata: true, reactions: { select: { emoji: true, user: { select: { name: true } } } } },
+        orderBy: { seq: "asc" },
+      });
     const settleUntil = Date.now() + settleSeconds * 1000;
     let rows = await truth();
     while (Date.now() < settleUntil) {
       const pending = await db.prisma.dispatch.count({ where: { status: { in: ["pending", "running"] } } });
       rows = await truth();
-      if (pending === 0 && clients.every((client) => client.connected && rows.every((row) => client.held.has(row.id)))) break;
+      if (pending === 0 && clients.every((client) => client.connected && rows.every((row) => client.held.has(row.id) && !isStale(client, row)))) break;
       await sleep(1_000);
     }
 
@@ -91,7 +98,7 @@ async function main(): Promise<number> {
     for (const node of nodes) exitCodes.push((await node.stop()).code);
     report.nodeExitCodes = exitCodes;
     console.log(JSON.stringify(report, null, 2));
-    const ok = report.lost === 0 && report.duplicated === 0 && report.outOfOrder === 0 && report.ackedMissing === 0 && exitCodes.every((code) => code === 0);
+    const ok = report.lost === 0 && report.stale === 0 && report.duplicated === 0 && report.outOfOrder === 0 && report.ackedMissing === 0 && exitCodes.every((code) => code === 0);
     console.log(ok ? "soak: PASSED" : "soak: FAILED");
     return ok ? 0 : 1;
   } finally {
@@ -108,6 +115,17 @@ interface Row {
   authorUserId: string | null;
   content: string;
   metadata: unknown;
+  reactions: { emoji: string; user: { name: string } }[];
+}
+
+const reactionKey = (reactions: { emoji: string; name: string }[]) => reactions.map((reaction) => `${reaction.emoji}:${reaction.name}`).sort().join(",");
+
+/** A client holds an older copy than the database: an edit or a reaction it never caught up on. */
+function isStale(client: SoakClient, row: Row): boolean {
+  const held = client.held.get(row.id);
+  if (!held) return false;
+  const heldReactions = held.reactions.flatMap((reaction) => reaction.users.map((user) => ({ emoji: reaction.emoji, name: user.name })));
+  return held.content !== row.content || reactionKey(heldReactions) !== reactionKey(row.reactions.map((reaction) => ({ emoji: reaction.emoji, name: reaction.user.name })));
 }
 
 function measure(clients: SoakClient[], rows: Row[]) {
@@ -125,6 +143,10 @@ function measure(clients: SoakClient[], rows: Row[]) {
     expectedDeliveries: rows.length * clients.length,
     delivered,
     lost: rows.length * clients.length - delivered,
+    edited: rows.filter((row) => row.content.endsWith("(edited)")).length,
+    reactions: rows.reduce((sum, row) => sum + row.reactions.length, 0),
+    /** Copies held that miss an edit or a reaction the database has. */
+    stale: clients.reduce((sum, client) => sum + rows.filter((row) => isStale(client, row)).length, 0),
     duplicated: identities.length - new Set(identities).size + clients.reduce((sum, client) => sum + client.duplicates, 0),
     outOfOrder,
     ackedMissing: sent.filter((item) => !inDatabase.has(item.id)).length,

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-dto";
+import { changeWatermark, flattenMessages, mergeMessages, updateMessages, withReactions, type MessagesData } from "./message-cache";
+
+const message = (seq: number, change: Partial<MessageDto> = {}): MessageDto => ({
+  id: `m${seq}`,
+  conversationId: "c",
+  seq,
+  clientId: null,
+  role: "user",
+  content: `text ${seq}`,
+  metadata: { isHandoffSummary: false, isToolResult: false, timestamp: "2026-01-01T00:00:00.000Z" },
+  author: { kind: "user", id: "u1", name: "Ann" },
+  createdAt: "2026-01-01T00:00:00.000Z",
+  ...unchangedMessage,
+  ...change,
+});
+const data = (...pages: { messages: MessageDto[]; lastChangeSeq: number }[]): MessagesData => ({ pages: pages.map((page) => ({ nextBeforeSeq: null, ...page })), pageParams: pages.map(() => undefined) });
+
+describe("message cache", () => {
+  it("keeps the copy with the later change, wherever it is held, and never an older one", () => {
+    const held = data({ messages: [message(3), message(2)], lastChangeSeq: 0 }, { messages: [message(1)], lastChangeSeq: 0 });
+    const edited = mergeMessages(held, [message(1, { content: "edited", changeSeq: 2 })]);
+    expect(flattenMessages(edited).map((each) => each.content)).toEqual(["edited", "text 2", "text 3"]);
+    const stale = mergeMessages(edited, [message(1, { content: "older edit", changeSeq: 1 })]);
+    expect(stale).toBe(edited);
+  });
+
+  it("updates only messages held: a change to a message of a page not loaded is not added", () => {
+    const held = data({ messages: [message(5)], lastChangeSeq: 3 });
+    expect(updateMessages(held, [message(1, { changeSeq: 4 })])).toEqual(held);
+  });
+
+  it("a reply's quote follows the quoted message's edit and deletion", () => {
+    const quote = { id: "m1", seq: 1, authorName: "Ann", excerpt: "text 1", deleted: false };
+    const held = data({ messages: [message(2, { replyTo: quote }), message(1)], lastChangeSeq: 0 });
+    const deleted = updateMessages(held, [message(1, { content: "", deleted: { at: "2026-01-01T00:00:00.000Z", byAdmin: false }, changeSeq: 1 })]);
+    expect(flattenMessages(deleted).find((each) => each.id === "m2")!.replyTo).toEqual({ ...quote, excerpt: "", deleted: true });
+  });
+
+  it("applies a reaction update unless the copy held is newer", () => {
+    const held = data({ messages: [message(1, { changeSeq: 5 })], lastChangeSeq: 5 });
+    const reactions = [{ emoji: "👍", users: [{ id: "u2", name: "Bob" }] }];
+    expect(withReactions(held, { conversationId: "c", messageId: "m1", changeSeq: 4, reactions })).toBe(held);
+    expect(flattenMessages(withReactions(held, { conversationId: "c", messageId: "m1", changeSeq: 6, reactions }))[0]!.reactions).toEqual(reactions);
+  });
+
+  it("catches up changes from the oldest page's change number", () => {
+    expect(changeWatermark(data({ messages: [], lastChangeSeq: 9 }, { messages: [], lastChangeSeq: 4 }))).toBe(4);
+    expect(changeWatermark(undefined)).toBe(0);
+  });
+});
