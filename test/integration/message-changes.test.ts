@@ -56,9 +56,9 @@ describe("changing messages", () => {
     const agent = await app.prisma.agent.create({
       data: { projectId, handle, displayName: `Helper ${rooms}`, color: "#0ea5e9", systemPrompt: "You are helpful.", provider: "openai", model: "gpt-4o-mini", historyWindow: 50, contextSettings: {} },
     });
-    // Private: Olga, in the project, is outside it.
-    const channel = await createChannel(app.prisma, { userId: ann.id, projectId, name: `changes-${rooms}`, agentIds: [agent.id], isPrivate: true });
-    await app.prisma.participant.createMany({ data: [bob, admin].map((user) => ({ conversationId: channel.id, userId: user.id })) });
+    const channel = await createChannel(app.prisma, { userId: ann.id, projectId, name: `changes-${rooms}`, agentIds: [agent.id] });
+    // Olga, in the project, is left out of it.
+    await app.prisma.participant.deleteMany({ where: { conversationId: channel.id, userId: outsider.id } });
     for (const socket of [annSocket, bobSocket]) await emitWithAck(socket, "conversation:join", { conversationId: channel.id });
     return { agent, conversationId: channel.id };
   };
