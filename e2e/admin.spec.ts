@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ConversationPage, newPerson, signInDemo } from "./pages";
 
 test("members and debug users get a forbidden page instead of the admin area", async ({ browser }) => {

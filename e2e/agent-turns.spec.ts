@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { ConversationPage, newPerson, signInDemo, widerThanScreen } from "./pages";
 
@@ -7,14 +7,26 @@ import { ConversationPage, newPerson, signInDemo, widerThanScreen } from "./page
 
 const queuedBubbles = (conversation: ConversationPage) => conversation.messages().getByRole("listitem", { name: /^Toby is queued/ });
 
-/** A question long enough that its answer takes a few seconds to stream. */
+/** A question whose answer takes a couple of seconds to stream. */
 const question = (label: string) => `@toby ${label}: what should the release include, and what are its risks for the team this week?`;
 
-/** Three questions at once: the first is answered, the other two wait behind it, the last with one ahead. */
-async function askThreeTimes(conversation: ConversationPage, channel: string) {
-  for (const label of ["one", "two", "three"]) await conversation.send(channel, question(label));
-  await expect(queuedBubbles(conversation)).toHaveCount(2);
-  // Toby's earlier question is ahead of it (and any other offline turn waiting elsewhere).
+/**
+ * One whose answer keeps Toby busy for several seconds more, so what is asked next surely waits:
+ * the offline model reads numbered steps back.
+ */
+const longQuestion = (label: string) =>
+  [question(label), ...Array.from({ length: 12 }, (_, index) => `${index + 1}. check part ${index + 1} of the release notes with the whole team`)].join("\n");
+
+/** Toby's answer to a question, as the offline model quotes it. */
+const answerTo = (label: string) => new RegExp(`You said: "@toby ${label}:`);
+
+/**
+ * `count` questions at once: the first is answered, the others wait behind it. However slowly the
+ * page sends them, at least two are seen waiting (the last with one of Toby's turns ahead).
+ */
+async function askRepeatedly(conversation: ConversationPage, channel: string, count: number) {
+  await conversation.send(channel, longQuestion("number 1"));
+  for (let index = 2; index <= count; index += 1) await conversation.send(channel, question(`number ${index}`));
   await expect(queuedBubbles(conversation).last()).toHaveAccessibleName(/^Toby is queued \(\d+ ahead\)$/);
 }
 
@@ -31,7 +43,7 @@ test("a question asked while the agent is busy shows queued to everyone in the r
   await watcher.page.reload();
   await watcher.conversation.open(channel);
 
-  await asker.conversation.send(channel, question("first"));
+  await asker.conversation.send(channel, longQuestion("first"));
   await asker.conversation.send(channel, question("second"));
 
   const askerQueued = queuedBubbles(asker.conversation);
@@ -48,11 +60,11 @@ test("a question asked while the agent is busy shows queued to everyone in the r
     await expect(queuedBubbles(conversation)).toHaveCount(0);
   }
   // The first question is answered as usual.
-  await expect(asker.conversation.messages().getByText(`You said: "${question("first")}"`)).toBeVisible();
+  await expect(asker.conversation.messages().getByText(answerTo("first"))).toBeVisible({ timeout: 20_000 });
   // Toby answers in order: once a later question is answered, an answer to the stopped one would be here.
   await asker.conversation.send(channel, question("third"));
-  await expect(asker.conversation.messages().getByText(`You said: "${question("third")}"`)).toBeVisible();
-  await expect(asker.conversation.messages().getByText(`You said: "${question("second")}"`)).toHaveCount(0);
+  await expect(asker.conversation.messages().getByText(answerTo("third"))).toBeVisible();
+  await expect(asker.conversation.messages().getByText(answerTo("second"))).toHaveCount(0);
   await asker.context.close();
   await watcher.context.close();
 });
@@ -61,7 +73,8 @@ test("queued turns have no axe violations in light and dark, and fit a 390 px ph
   const ann = await newPerson(browser, "Ann");
   const channel = await ann.conversation.createChannel("queue", ["Toby"]);
   await ann.page.setViewportSize({ width: 390, height: 844 });
-  await askThreeTimes(ann.conversation, channel);
+  // Eight (each answer takes a few seconds), so that some still wait after two full axe runs.
+  await askRepeatedly(ann.conversation, channel, 8);
 
   await expectAccessible(ann.page, "queued turns");
   expect(await widerThanScreen(ann.page)).toEqual([]);
@@ -88,7 +101,7 @@ test("the admin's Agent turns page shows turns running and queued per provider; 
 
   const conversation = new ConversationPage(chat);
   const channel = await conversation.createChannel("load", ["Toby"]);
-  await askThreeTimes(conversation, channel);
+  await askRepeatedly(conversation, channel, 4);
   // The page reads the counts again every few seconds, on its own.
   await expect(offline).toContainText(/Running, on all nodes\s*[1-9]/);
   await expect(offline).toContainText(/Queued\s*[1-9]/);

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { newPerson } from "./pages";
 
 test("an agent mentioned in a group streams a reply that both people see, attributed to it", async ({ browser }) => {
@@ -55,7 +55,9 @@ test("while an agent answers, the room and the other person's sidebar show it th
 
   const live = alice.conversation.messages().getByRole("listitem", { name: "Sage is replying" });
   await expect(live).toContainText("(offline model)");
-  await live.getByRole("button", { name: "Stop" }).click();
+  // By keyboard: the bubble scrolls as it grows, so a pointer aimed at Stop can land on its text.
+  await live.getByRole("button", { name: "Stop" }).focus();
+  await alice.page.keyboard.press("Enter");
 
   const reply = alice.conversation.messages().getByRole("listitem", { name: "Messages from Sage" }).last();
   await expect(reply).toContainText("(stopped)");

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, request as playwrightRequest, test } from "@playwright/test";
+import { request as playwrightRequest } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { newPerson } from "./pages";
 
 test("a personal API token posts into a channel as its owner, live in the browser; revoked, it is refused", async ({ browser, baseURL }) => {

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { request as playwrightRequest, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { newPerson, uniqueUser } from "./pages";
 
 /** People who post through the HTTP API with their session cookie, 20 messages each (the rate limit). */

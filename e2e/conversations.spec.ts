@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { newPerson } from "./pages";
 
 test("a DM opened twice is the same thread, and the other person sees it arrive as unread", async ({ browser }) => {

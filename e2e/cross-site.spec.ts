@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, request as playwrightRequest, test, type Request } from "@playwright/test";
+import { request as playwrightRequest, type Request } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { AuthPage, newPerson, uniqueUser } from "./pages";
 
 /** A server action request the page really sent, to send again with other headers. */

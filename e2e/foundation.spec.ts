@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { AuthPage, newPerson, uniqueUser } from "./pages";
 
 test("two people who just signed up talk in a shared channel without reloading", async ({ browser }) => {
