@@ -5,6 +5,7 @@ import { measureConversations } from "./conversations";
 import { measureHandoffs } from "./handoffs";
 import { measureLoad } from "./load";
 import { measurePanels } from "./panels";
+import { measureSearch } from "./search";
 import { measureMemory, measureMemoryLarge } from "./memory";
 import { meetsTarget, type BenchResult } from "./measure";
 
@@ -20,7 +21,10 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["load", measureLoad],
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
-const onRequest: [string, () => Promise<BenchResult[]>][] = [["memory-large", measureMemoryLarge]];
+const onRequest: [string, () => Promise<BenchResult[]>][] = [
+  ["memory-large", measureMemoryLarge],
+  ["search", measureSearch],
+];
 
 // `npm run bench -- agents` measures one suite only.
 const only = process.argv.slice(2);
