@@ -1,5 +1,5 @@
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
-import type { ConversationActivity } from "@/lib/realtime/events";
+import type { ConversationActivity, ConversationUpdate } from "@/lib/realtime/events";
 
 /**
  * Sidebar counts patched from socket events instead of refetched: a new message raises
@@ -19,4 +19,16 @@ export function applyActivity(list: ConversationSummary[] | undefined, activity:
 
 export function applyReadUpdate(list: ConversationSummary[] | undefined, summary: ConversationSummary) {
   return list?.map((conversation) => (conversation.id === summary.id ? summary : conversation));
+}
+
+/** Renamed, given a topic, archived or unarchived: the header and the sidebar follow. */
+export function applyConversationUpdate(list: ConversationSummary[] | undefined, update: ConversationUpdate) {
+  return list?.map((conversation) =>
+    conversation.id === update.conversationId ? { ...conversation, title: update.title, topic: update.topic, archived: update.archived } : conversation,
+  );
+}
+
+/** Left, or removed by someone else: it is no longer this person's to list. */
+export function dropConversation(list: ConversationSummary[] | undefined, conversationId: string) {
+  return list?.filter((conversation) => conversation.id !== conversationId);
 }

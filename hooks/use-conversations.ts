@@ -4,12 +4,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import type { ConversationActivity, MessageMeta } from "@/lib/realtime/events";
-import { applyActivity, applyReadUpdate } from "./conversation-cache";
+import type { ConversationActivity, ConversationRemoved, ConversationUpdate, MessageMeta } from "@/lib/realtime/events";
+import { applyActivity, applyConversationUpdate, applyReadUpdate, dropConversation } from "./conversation-cache";
 import { queryKeys } from "./query-keys";
 import { getSocket, listenTo } from "./use-socket";
 
-async function fetchConversations(): Promise<ConversationSummary[]> {
+export async function fetchConversations(): Promise<ConversationSummary[]> {
   const response = await fetch("/api/conversations");
   const body = await response.json();
   if (!response.ok) throw new Error(body?.error?.message ?? "Could not load conversations.");
@@ -39,6 +39,8 @@ export function useConversations(userId: string, initial: ConversationSummary[])
       });
     const onRead = (summary: ConversationSummary) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyReadUpdate(list, summary));
     const onCreated = () => void queryClient.invalidateQueries({ queryKey: key });
+    const onUpdated = (update: ConversationUpdate) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyConversationUpdate(list, update));
+    const onRemoved = ({ conversationId }: ConversationRemoved) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => dropConversation(list, conversationId));
     // After a reconnect the counts may have moved while we were away: one refetch, not one per event.
     const onReconnect = () => void queryClient.invalidateQueries({ queryKey: key });
     socket.io.on("reconnect", onReconnect);
@@ -47,6 +49,8 @@ export function useConversations(userId: string, initial: ConversationSummary[])
       "message:created": onMessage,
       "read:updated": onRead,
       "conversation:created": onCreated,
+      "conversation:updated": onUpdated,
+      "conversation:removed": onRemoved,
       // Broadcasts may have been lost (the server's Redis link came back): counts come from the database.
       "sync:hint": onReconnect,
     });

@@ -1,33 +1,40 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { manageRefusal } from "@/lib/conversations/conversation-permissions";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import type { MessagePage } from "@/lib/conversations/list-messages";
+import { authorName, type MessageDto } from "@/lib/conversations/message-dto";
 import type { PanelChoice } from "@/lib/panels/list-panel-choices";
 import { PANEL_HANDLE } from "@/lib/panels/panel-rules";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { flattenMessages } from "@/hooks/message-cache";
 import { useConversationMessages } from "@/hooks/use-conversation-messages";
+import { useLiveConversation } from "@/hooks/use-live-conversation";
 import { useLiveReplies } from "@/hooks/use-live-replies";
 import { useMarkRead } from "@/hooks/use-mark-read";
+import { useMessageChanges, type MessageChangeActions } from "@/hooks/use-message-changes";
 import { useQueuedTurns } from "@/hooks/use-queued-turns";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
 import { useTyping } from "@/hooks/use-typing";
 import { ContextInspector } from "@/components/inspector/context-inspector";
 import { ForkPanel } from "@/components/handoffs/fork-panel";
 import type { AddAgentAction } from "./add-agent-menu";
+import { ArchivedNotice } from "./archived-notice";
 import { Composer } from "./composer";
 import { composerHint } from "./composer-hint";
 import { ConnectionBanner } from "./connection-banner";
-import { ConversationHeader, type HeaderMemoryActions } from "./conversation-header";
+import { ConversationHeader, type HeaderManagement, type HeaderMemoryActions } from "./conversation-header";
 import { LiveReplies } from "./live-replies";
+import { messageLink, type MessageContext } from "./message-item";
 import { MessageList } from "./message-list";
 import { PendingMessages } from "./pending-messages";
 import { QueuedTurns } from "./queued-turns";
 import type { MentionHandles } from "./remark-mentions";
 import { useHistoryScroll } from "./use-history-scroll";
+import { useManageConversation } from "./use-manage-conversation";
 
 interface ConversationViewProps {
   userId: string;
@@ -46,13 +53,22 @@ interface ConversationViewProps {
   addableAgents: ProjectDirectory["agents"];
   addAgent: AddAgentAction;
   memory: HeaderMemoryActions;
+  management: HeaderManagement;
   /** A fork to show beside the thread on arrival (`?fork=` in the address). */
   initialForkId: string | null;
+  messageActions: MessageChangeActions;
+  /** Opened at a message (`?at=` in the address: a link, a search result): it is shown and marked. */
+  anchorSeq: number | null;
 }
 
-export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, savedPanels, initialPage, postMessage, addableAgents, addAgent, memory, initialForkId }: ConversationViewProps) {
+export function ConversationView({ userId, isAdmin, canInspect, conversation, participants, projectAgentHandles, savedPanels, initialPage, postMessage, addableAgents, addAgent, memory, management, initialForkId, messageActions, anchorSeq }: ConversationViewProps) {
   const router = useRouter();
-  const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received } = useConversationMessages(conversation.id, initialPage);
+  // Renamed, given a topic or archived since the page was rendered (here or by someone else).
+  const live = useLiveConversation(conversation);
+  const unarchiving = useManageConversation(conversation.id, management.actions);
+  const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received, changed } = useConversationMessages(conversation.id, initialPage);
+  const changes = useMessageChanges(messageActions, changed);
+  const [replyingTo, setReplyingTo] = useState<MessageDto | null>(null);
   const { pending, send, retry, discard, unknownMentions, refusal } = useSendMessage(conversation.id, postMessage, received);
   const typing = useTyping(conversation.id, userId);
   const replies = useLiveReplies(conversation.id);
@@ -91,6 +107,8 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   }, [participants, panels, userId]);
   const askers = new Map(messages.map((message) => [message.id, message.author.kind === "user" ? message.author.id : null]));
   const canStop = (replyToMessageId: string) => isAdmin || askers.get(replyToMessageId) === userId;
+  const messageContext = useMessageContext({ userId, isAdmin, changes, messages, askers, readOnly: live.archived, onReply: setReplyingTo, composerInput });
+  const highlighted = useAnchor(anchorSeq, scroller);
 
   useMarkRead(conversation.id, latestSeq, atBottom, conversation.lastReadSeq);
 
@@ -102,13 +120,15 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   }, [latestNoticeSeq, noticeSeqAtOpen, router]);
 
   // Opening a conversation puts the keyboard in its composer (not on phones: no keyboard pops up),
-  // unless the person is already typing in another field (a form opened while the page loaded).
+  // unless the person is already typing in another field (a form opened while the page loaded) or
+  // it opens at a message (useAnchor gives the keyboard to that message).
   useEffect(() => {
+    if (anchorSeq !== null) return;
     const active = document.activeElement;
     if (active instanceof HTMLElement && (active.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName))) return;
     if (window.matchMedia("(min-width: 768px)").matches) composerInput.current?.focus();
     else document.getElementById("conversation-title")?.focus();
-  }, []);
+  }, [anchorSeq]);
 
   // Follow new messages only while the person is at the bottom; otherwise offer a jump.
   useLayoutEffect(() => {
@@ -120,16 +140,18 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
     setLastSent(content);
     typing.stopped();
     scrollToBottom();
-    send(content);
+    send(content, replyingTo?.id);
+    setReplyingTo(null);
   };
 
-  const label = conversation.type === "group" ? `Message #${conversation.title}` : `Message ${conversation.title}`;
+  // An agent chat named after its first message is still a message to its agent.
+  const label = conversation.type === "group" ? `Message #${live.title}` : `Message ${conversation.peer?.name ?? conversation.title}`;
   const hint = composerHint({ conversation, participants, projectAgentHandles, unknownMentions, lastSent });
 
   return (
     <div className="flex h-full min-h-0">
-      <section className="flex h-full min-h-0 min-w-0 flex-1 flex-col" aria-label={`Conversation ${conversation.title}`}>
-        <ConversationHeader conversation={conversation} participants={participants} addableAgents={addableAgents} addAgent={addAgent} memory={memory} onOpenFork={showFork} />
+      <section className="flex h-full min-h-0 min-w-0 flex-1 flex-col" aria-label={`Conversation ${live.title}`}>
+        <ConversationHeader conversation={live} participants={participants} addableAgents={addableAgents} addAgent={addAgent} memory={memory} management={management} onOpenFork={showFork} />
         <ConnectionBanner />
         <div className="relative min-h-0 flex-1">
           <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto overflow-x-hidden [overflow-anchor:none]" data-testid="message-scroller">
@@ -139,7 +161,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
               </p>
             )}
             <ol aria-label="Messages" className="py-2">
-              <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} onInspect={canInspect ? setInspecting : undefined} onOpenFork={showFork} />
+              <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} onInspect={canInspect ? setInspecting : undefined} onOpenFork={showFork} context={messageContext} highlighted={highlighted} />
               <PendingMessages pending={unconfirmed} onRetry={retry} onDiscard={discard} />
               <LiveReplies replies={replies.live} onStop={replies.stop} canStop={canStop} handles={handles} />
               <QueuedTurns turns={queued} onStop={replies.stop} canStop={canStop} />
@@ -159,18 +181,73 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
         <p aria-live="polite" className="h-5 truncate px-4 text-xs italic text-muted">
           {typing.label}
         </p>
-        <Composer
-          inputRef={composerInput}
-          label={label}
-          participants={participants.filter((participant) => participant.id !== userId)}
-          panels={panels}
-          onSend={send_}
-          onTyping={typing.typed}
-          hint={hint}
-          refusal={refusal}
-        />
+        {live.archived ? (
+          <ArchivedNotice canUnarchive={manageRefusal(live, management.actor, "archive") === null} manager={unarchiving} />
+        ) : (
+          <Composer
+            inputRef={composerInput}
+            label={label}
+            participants={participants.filter((participant) => participant.id !== userId)}
+            panels={panels}
+            onSend={send_}
+            onTyping={typing.typed}
+            hint={hint}
+            refusal={refusal}
+            notice={changes.notice}
+            replyingTo={replyingTo && { authorName: authorName(replyingTo.author), excerpt: replyingTo.content.slice(0, 120), onCancel: () => setReplyingTo(null) }}
+          />
+        )}
       </section>
       {openFork && <ForkPanel key={openFork} forkId={openFork} userId={userId} onClose={() => showFork(null)} />}
     </div>
   );
+}
+
+/** What every message's controls share: who may do what, and the conversation's reply and link actions. */
+function useMessageContext({
+  userId,
+  isAdmin,
+  changes,
+  messages,
+  askers,
+  readOnly,
+  onReply,
+  composerInput,
+}: Pick<MessageContext, "userId" | "isAdmin" | "changes" | "readOnly"> & { messages: MessageDto[]; askers: Map<string, string | null>; onReply: (message: MessageDto) => void; composerInput: RefObject<HTMLTextAreaElement | null> }): MessageContext {
+  const latestOwn = messages.findLast((message) => message.author.kind === "user" && message.author.id === userId && !message.deleted);
+  const answered = latestOwn && messages.some((message) => message.author.kind === "agent" && message.metadata.replyToMessageId === latestOwn.id);
+  return {
+    userId,
+    isAdmin,
+    changes,
+    readOnly,
+    resendableId: answered ? latestOwn.id : null,
+    askerOf: (message) => (message.metadata.replyToMessageId ? (askers.get(message.metadata.replyToMessageId) ?? null) : null),
+    onReply: (message) => {
+      onReply(message);
+      composerInput.current?.focus();
+    },
+    onCopyLink: (message) => {
+      const url = new URL(messageLink(message), window.location.origin).toString();
+      const copied = navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject(new Error("no clipboard"));
+      void copied.then(
+        () => changes.say("Link copied."),
+        () => changes.say(`Copy this link: ${url}`),
+      );
+    },
+  };
+}
+
+/** Opened at a message: it is scrolled into view, focused and marked for a few seconds. */
+function useAnchor(anchorSeq: number | null, scroller: RefObject<HTMLDivElement | null>): number | null {
+  const [highlighted, setHighlighted] = useState(anchorSeq);
+  useLayoutEffect(() => {
+    if (anchorSeq === null) return;
+    const target = scroller.current?.querySelector<HTMLElement>(`[data-seq="${anchorSeq}"]`);
+    target?.scrollIntoView({ block: "center" });
+    target?.focus({ preventScroll: true });
+    const timer = setTimeout(() => setHighlighted(null), 6_000);
+    return () => clearTimeout(timer);
+  }, [anchorSeq, scroller]);
+  return highlighted;
 }

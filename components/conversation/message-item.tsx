@@ -67,7 +67,7 @@ export function MessageChrome({ message, context, authorName, children }: { mess
       ];
 
   return (
-    <div className="group/message relative">
+    <div className="group/message relative pr-8">
       {message.replyTo && <ReplyQuote quote={message.replyTo} conversationId={message.conversationId} />}
       {editing ? <MessageEditor initial={message.content} canResend={context.resendableId === message.id} onSave={(content, resend) => changes.edit(message.id, content, resend)} onCancel={() => setEditing(false)} /> : children}
       <span className="flex flex-wrap items-center gap-2">

@@ -12,14 +12,14 @@ export function SidebarLink({ conversation, active, icon, activity }: { conversa
   return (
     <Link
       href={`/c/${conversation.id}`}
-      aria-label={label}
       aria-current={active ? "page" : undefined}
       className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-200 dark:hover:bg-slate-800 ${
         active ? "bg-slate-200 dark:bg-slate-800" : ""
       } ${unread ? "font-semibold text-slate-900 dark:text-white" : "text-muted"}`}
     >
       {icon}
-      <span className="min-w-0 flex-1">
+      {/* Named by one piece of text starting with the title a person sees (WCAG 2.5.3), the counts spelled out. */}
+      <span aria-hidden="true" className="min-w-0 flex-1">
         <span className="block truncate">{conversation.title}</span>
         {activity && (
           <span data-testid="sidebar-activity" className="block truncate text-[11px] font-normal italic text-link">
@@ -37,6 +37,7 @@ export function SidebarLink({ conversation, active, icon, activity }: { conversa
           {conversation.unread > 99 ? "99+" : conversation.unread}
         </span>
       )}
+      <span className="sr-only">{label}</span>
     </Link>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import type { SessionUser } from "@/lib/auth/session-user";
@@ -9,6 +10,8 @@ import { Avatar, colourFor } from "@/components/ui/avatar";
 import { useAgentsAtWork } from "@/hooks/use-agents-at-work";
 import { useConversations } from "@/hooks/use-conversations";
 import { useDirectory } from "@/hooks/use-directory";
+import { ArchivedSection } from "./archived-section";
+import { SearchLink } from "@/components/search/search-link";
 import { SidebarLink } from "./sidebar-link";
 import { NewChannelForm, PeopleMenu, useOpenConversation, type OpenAction } from "./start-forms";
 import { useTabTitle } from "./use-tab-title";
@@ -42,9 +45,11 @@ export function Sidebar({
   const isActive = (id: string) => pathname === `/c/${id}`;
   useTabTitle(conversations, pathname);
 
-  const channels = conversations.filter((c) => c.type === "group").sort((a, b) => a.title.localeCompare(b.title));
+  const channels = conversations.filter((c) => c.type === "group" && !c.archived).sort((a, b) => a.title.localeCompare(b.title));
   const directMessages = conversations.filter((c) => c.type === "dm");
-  const agentChats = new Map(conversations.filter((c) => c.type === "agent_dm" && c.peer).map((c) => [c.peer!.id, c]));
+  // A person may have several chats with one agent, most recent first, each under its own title.
+  const agentChats = new Map<string, ConversationSummary[]>();
+  for (const c of conversations) if (c.type === "agent_dm" && c.peer && !c.archived) agentChats.set(c.peer.id, [...(agentChats.get(c.peer.id) ?? []), c]);
 
   return (
     <nav aria-label="Conversations" className="flex h-full w-72 shrink-0 flex-col border-r border-slate-200 bg-slate-50 md:w-64 dark:border-slate-800 dark:bg-slate-900">
@@ -54,6 +59,7 @@ export function Sidebar({
         </span>{" "}
         {directory?.project.name ?? "Chorus"}
       </div>
+      <SearchLink />
       <div className="flex-1 space-y-4 overflow-y-auto px-2 pb-4">
         <Section
           title="Channels"
@@ -69,6 +75,9 @@ export function Sidebar({
           {channels.map((c) => (
             <SidebarLink key={c.id} conversation={c} active={isActive(c.id)} activity={activityIn(c.id)} icon={<span aria-hidden="true">#</span>} />
           ))}
+          <Link href="/channels" aria-current={pathname === "/channels" ? "page" : undefined} className="block rounded-md px-2 py-1.5 text-sm text-link hover:bg-slate-200 dark:hover:bg-slate-800">
+            Browse channels
+          </Link>
         </Section>
 
         <Section
@@ -92,24 +101,43 @@ export function Sidebar({
           ))}
         </Section>
 
-        <Section title="Agents">
+        <Section
+          title="Agents"
+          action={
+            directory &&
+            directory.agents.length > 0 && (
+              <PeopleMenu
+                label="Start a new chat with"
+                buttonLabel="New agent chat"
+                icon="+"
+                people={directory.agents.map((agent) => ({ id: agent.id, name: agent.displayName, detail: `@${agent.handle}` }))}
+                onOpen={refreshDirectory}
+                onPick={(agentId) => agentChat.open({ projectId: directory.project.id, agentId, new: true })}
+                error={agentChat.error}
+              />
+            )
+          }
+        >
           {directory?.agents.map((agent) => {
-            const chat = agentChats.get(agent.id);
+            const chats = agentChats.get(agent.id);
             const icon = <Avatar name={agent.displayName} colour={agent.color} size="xs" />;
-            if (chat) return <SidebarLink key={agent.id} conversation={chat} active={isActive(chat.id)} activity={activityIn(chat.id)} icon={icon} />;
+            if (chats) return chats.map((chat) => <SidebarLink key={chat.id} conversation={chat} active={isActive(chat.id)} activity={activityIn(chat.id)} icon={icon} />);
             // Not chatted with yet: the same name as an open chat, and a hint of what a click does.
             return (
               <button
                 key={agent.id}
                 type="button"
-                aria-label={`${agent.displayName}: start a chat`}
                 title={agent.description ? `Start a chat: ${agent.description}` : "Start a chat"}
                 disabled={agentChat.busy}
                 onClick={() => void agentChat.open({ projectId: directory.project.id, agentId: agent.id })}
                 className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm text-muted hover:bg-slate-200 dark:hover:bg-slate-800"
               >
                 {icon}
-                <span className="flex-1 truncate">{agent.displayName}</span>
+                {/* Named by its text, in one piece, starting with what a person sees (WCAG 2.5.3). */}
+                <span aria-hidden="true" className="flex-1 truncate">
+                  {agent.displayName}
+                </span>
+                <span className="sr-only">{agent.displayName}: start a chat</span>
               </button>
             );
           })}
@@ -119,6 +147,8 @@ export function Sidebar({
             </p>
           )}
         </Section>
+
+        <ArchivedSection conversations={conversations.filter((c) => c.archived)} isActive={isActive} />
       </div>
       <UserMenu user={user} signOut={actions.signOut} />
     </nav>

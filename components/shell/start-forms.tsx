@@ -31,9 +31,10 @@ export function useOpenConversation(action: OpenAction) {
 export function NewChannelForm({ projectId, action, onDone }: { projectId: string; action: OpenAction; onDone: () => void }) {
   const { open, error, busy } = useOpenConversation(action);
   const [name, setName] = useState("");
+  const [isPrivate, setPrivate] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await open({ projectId, name })) onDone();
+    if (await open({ projectId, name, private: isPrivate })) onDone();
   };
   return (
     <form onSubmit={submit} className="space-y-1 px-2 py-1" aria-label="New channel">
@@ -49,6 +50,10 @@ export function NewChannelForm({ projectId, action, onDone }: { projectId: strin
           placeholder="e.g. release-notes"
           className="mt-1 w-full rounded-md border border-slate-400 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100"
         />
+      </label>
+      <label className="flex items-center gap-1.5 text-xs text-muted">
+        <input type="checkbox" checked={isPrivate} onChange={(event) => setPrivate(event.target.checked)} onKeyDown={(event) => event.key === "Escape" && onDone()} />
+        Private (by invitation only)
       </label>
       {error && (
         <p id="new-channel-error" role="alert" className="text-xs text-danger">

@@ -5,17 +5,18 @@ import { channelScope } from "./conversation-scope";
 import { findOrCreateConversation } from "./find-or-create-conversation";
 
 /**
- * A project-wide channel (group, key global): every member of the project takes part, plus the
- * agents chosen. Channel names are unique in a project.
+ * A project-wide channel (group, key global) with the agents chosen: every member of the project
+ * takes part, or, in a private channel, only its creator until they add others. Its creator may
+ * manage it, as admins may. Channel names are unique in a project, private ones included.
  */
 export async function createChannel(
   prisma: Prisma,
-  { userId, projectId, name, agentIds = [] }: { userId: string; projectId: string; name: string; agentIds?: string[] },
+  { userId, projectId, name, agentIds = [], isPrivate = false }: { userId: string; projectId: string; name: string; agentIds?: string[]; isPrivate?: boolean },
 ) {
   await assertProjectMember(prisma, { userId, projectId });
   const agents = await prisma.agent.findMany({ where: { projectId, id: { in: agentIds }, enabled: true }, select: { id: true } });
   if (agents.length !== new Set(agentIds).size) throw new AppError("bad_request", "Some of those agents are not available in this project.");
-  const members = await prisma.membership.findMany({ where: { projectId }, select: { userId: true } });
+  const members = isPrivate ? [{ userId }] : await prisma.membership.findMany({ where: { projectId }, select: { userId: true } });
   const result = await findOrCreateConversation(prisma, {
     projectId,
     type: "group",
@@ -23,6 +24,8 @@ export async function createChannel(
     scope: channelScope(name),
     title: name,
     parties: [...members.map((member) => ({ userId: member.userId })), ...agents.map((agent) => ({ agentId: agent.id }))],
+    createdByUserId: userId,
+    isPrivate,
   });
   if (!result.created) throw new AppError("conflict", `A channel named #${name} already exists.`, { name: `#${name} already exists.` });
   return { id: result.id, participantUserIds: members.map((member) => member.userId) };

@@ -10,6 +10,10 @@ export interface ConversationSpec {
   scope: string;
   title: string;
   parties: Party[];
+  /** Who opened it first (a channel's creator may manage it). */
+  createdByUserId?: string;
+  /** Private channels are joined by invitation only. */
+  isPrivate?: boolean;
 }
 
 /**
@@ -29,6 +33,8 @@ export async function findOrCreateConversation(prisma: Prisma, spec: Conversatio
         key: spec.key,
         scope: spec.scope,
         title: spec.title,
+        createdByUserId: spec.createdByUserId,
+        isPrivate: spec.isPrivate,
         participants: { create: spec.parties },
       },
       select: { id: true },

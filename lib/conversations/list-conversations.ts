@@ -15,8 +15,16 @@ export interface ConversationSummary {
   projectId: string;
   type: "group" | "dm" | "agent_dm";
   key: "global" | "per_room" | "direct_message";
-  /** Channel or room name; for DMs and agent chats the other party's name. */
+  /** Channel or room name; an agent chat's own title; otherwise (DMs, untitled chats) the other party's name. */
   title: string;
+  /** Channels: what it is for, shown under its name. */
+  topic: string | null;
+  /** Read-only, and listed apart in the sidebar. */
+  archived: boolean;
+  /** Joined by invitation only. */
+  isPrivate: boolean;
+  /** Who created it (a channel's creator may manage it); null for older conversations. */
+  createdByUserId: string | null;
   lastSeq: number;
   lastReadSeq: number;
   unread: number;
@@ -31,6 +39,10 @@ interface Row {
   type: ConversationSummary["type"];
   key: ConversationSummary["key"];
   title: string;
+  topic: string | null;
+  archived: boolean;
+  isPrivate: boolean;
+  createdByUserId: string | null;
   lastSeq: number;
   lastReadSeq: number;
   unread: number;
@@ -52,6 +64,7 @@ export async function listConversations(
 ): Promise<ConversationSummary[]> {
   const rows = await prisma.$queryRaw<Row[]>`
     SELECT c."id", c."projectId", c."type"::text AS "type", c."key"::text AS "key", c."title", c."lastSeq",
+           c."topic", c."archivedAt" IS NOT NULL AS "archived", c."isPrivate", c."createdByUserId",
            COALESCE(r."lastReadSeq", 0) AS "lastReadSeq",
            GREATEST(c."lastSeq" - COALESCE(r."lastReadSeq", 0), 0)::int AS "unread",
            COALESCE(r."unreadMentions", 0) AS "mentions",
@@ -72,7 +85,7 @@ export async function listConversations(
     ORDER BY c."updatedAt" DESC`;
   return rows.map(({ peerKind, peerId, peerName, peerColor, ...row }) => ({
     ...row,
-    title: row.type === "group" ? row.title : (peerName ?? "Unknown"),
+    title: row.type === "group" || (row.type === "agent_dm" && row.title) ? row.title : (peerName ?? "Unknown"),
     peer: peerKind && peerId ? { kind: peerKind, id: peerId, name: peerName ?? "Unknown", color: peerColor } : null,
   }));
 }

@@ -17,6 +17,7 @@ export async function openRoom(prisma: Prisma, { userId, projectId, room }: { us
     scope: roomScope(room),
     title: room,
     parties: [{ userId }],
+    createdByUserId: userId,
   });
   const { count } = await prisma.participant.createMany({ data: [{ conversationId: result.id, userId }], skipDuplicates: true });
   return { ...result, joined: result.created || count > 0 };

@@ -5,6 +5,7 @@ import { findPrimaryProject } from "@/lib/projects/primary-project";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
 import { channelNameSchema, roomSchema } from "./conversation-scope";
 import { createChannel } from "./create-channel";
+import { newAgentChat } from "./new-agent-chat";
 import { openAgentChat } from "./open-agent-chat";
 import { openDirectMessage } from "./open-direct-message";
 import { openRoom } from "./open-room";
@@ -17,9 +18,16 @@ export const startConversationSchema = z.discriminatedUnion(
   "type",
   [
     z.object({ type: z.literal("dm"), projectId, otherUserId: id("a person") }),
-    z.object({ type: z.literal("agent_dm"), projectId, agentId: id("an agent") }),
+    // "new": another chat with the agent, rather than the most recent one.
+    z.object({ type: z.literal("agent_dm"), projectId, agentId: id("an agent"), new: z.boolean({ error: "new must be true or false." }).default(false) }),
     z.object({ type: z.literal("room"), projectId, room: roomSchema }),
-    z.object({ type: z.literal("channel"), projectId, name: channelNameSchema, agentIds: z.array(z.string()).max(20).default([]) }),
+    z.object({
+      type: z.literal("channel"),
+      projectId,
+      name: channelNameSchema,
+      agentIds: z.array(z.string()).max(20).default([]),
+      private: z.boolean({ error: "private must be true or false." }).default(false),
+    }),
   ],
   { error: 'Say what to open: type "dm", "agent_dm", "room" or "channel".' },
 );
@@ -28,8 +36,8 @@ export type StartConversationInput = z.infer<typeof startConversationSchema>;
 
 /**
  * Opens (or creates) a conversation as every entry point does it (sidebar forms, HTTP API):
- * a DM, a chat with an agent, a room by name, or a new channel; newly created ones appear in
- * their participants' sidebars.
+ * a DM, a chat with an agent (or a new one), a room by name, or a new channel (public or
+ * private); newly created ones appear in their participants' sidebars.
  */
 export async function startConversation(
   { prisma, publisher }: { prisma: Prisma; publisher: RealtimePublisher },
@@ -44,7 +52,7 @@ export async function startConversation(
       return { conversationId, created };
     }
     case "agent_dm": {
-      const { id: conversationId, created } = await openAgentChat(prisma, { userId, projectId: project, agentId: input.agentId });
+      const { id: conversationId, created } = await (input.new ? newAgentChat : openAgentChat)(prisma, { userId, projectId: project, agentId: input.agentId });
       if (created) publisher.conversationCreated(conversationId, [userId]);
       return { conversationId, created };
     }
@@ -54,7 +62,7 @@ export async function startConversation(
       return { conversationId, created };
     }
     case "channel": {
-      const channel = await createChannel(prisma, { userId, projectId: project, name: input.name, agentIds: input.agentIds });
+      const channel = await createChannel(prisma, { userId, projectId: project, name: input.name, agentIds: input.agentIds, isPrivate: input.private });
       publisher.conversationCreated(channel.id, channel.participantUserIds);
       return { conversationId: channel.id, created: true };
     }

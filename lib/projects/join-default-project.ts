@@ -1,14 +1,15 @@
 import type { Prisma } from "@/lib/db/open-database";
 
 /**
- * Every new account joins the default (oldest) project as a member and the project's global
- * channels, so a person who signs up can start talking at once.
+ * Every new account joins the default (oldest) project as a member and the project's public
+ * channels (private ones are joined by invitation, archived ones not at all), so a person who
+ * signs up can start talking at once.
  */
 export async function joinDefaultProject(prisma: Prisma, { userId }: { userId: string }): Promise<void> {
   const project = await prisma.project.findFirst({ orderBy: { createdAt: "asc" }, select: { id: true } });
   if (!project) return;
   const channels = await prisma.conversation.findMany({
-    where: { projectId: project.id, key: "global" },
+    where: { projectId: project.id, key: "global", isPrivate: false, archivedAt: null },
     select: { id: true, lastSeq: true },
   });
   await prisma.$transaction([
