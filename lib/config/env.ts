@@ -8,6 +8,19 @@ const optionalUrl = z
   .pipe(z.url().optional())
   .optional();
 
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(["1", "true", "0", "false"], { error: "use 1/true or 0/false" }))
+  .transform((value) => value === "1" || value === "true");
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -78,6 +91,22 @@ const envSchema = z.object({
   KNOWLEDGE_READ_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(10 * 60_000).default(20_000),
   /** Memory one PDF read may take (its worker's heap, and the process's growth while it runs). */
   KNOWLEDGE_READ_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+  /** Files people attach are kept under DATA_DIR, or in this S3-compatible bucket when set. */
+  S3_BUCKET: optionalText,
+  /** The object store's address (MinIO, R2, a local S3…); unset, AWS's own for S3_REGION. */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** Bucket in the path (https://host/bucket/key), as most S3-compatible stores want; false for virtual-hosted AWS addresses. */
+  S3_FORCE_PATH_STYLE: flag.default(true),
+  /** The largest file a person may attach. */
+  ATTACHMENT_MAX_MB: z.coerce.number().min(0.001).max(1_024).default(25),
+  ATTACHMENTS_PER_MESSAGE: z.coerce.number().int().min(1).max(100).default(10),
+  /** What one person's files (sent or waiting to be) may take in all. */
+  ATTACHMENT_QUOTA_MB: z.coerce.number().min(1).max(10_000_000).default(1_024),
+  /** Files uploaded but never sent are removed after this long. */
+  ATTACHMENT_UNSENT_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
 });
 
 export type Env = z.infer<typeof envSchema> & {

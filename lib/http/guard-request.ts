@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { toErrorPayload, AppError } from "@/lib/errors/app-error";
+import { formatBytes } from "@/lib/attachments/format-bytes";
 import { log } from "@/lib/log/logger";
 import { CLIENT_ADDRESS_HEADER, clientAddress, requestProtocol } from "./client-request";
 import { crossSiteVerdict, type CrossSiteVerdict, type OriginPolicy } from "./cross-site";
@@ -10,8 +11,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const UPLOAD_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 const UPLOAD_PATH = /^\/api\/agents\/[^/]+\/knowledge\/?(\?|$)/;
 
+/** Attachments take files of up to ATTACHMENT_MAX_MB (plus the multipart envelope). */
+const ATTACHMENT_PATH = /^\/api\/conversations\/[^/]+\/attachments\/?(\?|$)/;
+const ENVELOPE_BYTES = 64 * 1024;
+
 /** How large a body this request may send. */
-export function bodyLimitFor(url: string | undefined, base = MAX_BODY_BYTES): number {
+export function bodyLimitFor(url: string | undefined, base = MAX_BODY_BYTES, attachmentBytes = 0): number {
+  if (url && ATTACHMENT_PATH.test(url)) return Math.max(base, attachmentBytes + ENVELOPE_BYTES);
   return url && UPLOAD_PATH.test(url) ? Math.max(base, UPLOAD_BODY_BYTES) : base;
 }
 
@@ -19,6 +25,8 @@ const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-
 
 export interface RequestGuardOptions extends OriginPolicy {
   maxBodyBytes?: number;
+  /** The largest attachment (ATTACHMENT_MAX_MB). */
+  attachmentMaxBytes?: number;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -37,7 +45,7 @@ export interface RequestGuard {
  * CSRF check), oversized bodies get 413, and cookies are marked Secure when a trusted proxy says
  * the browser used https.
  */
-export function createRequestGuard({ trustedProxies, allowedOrigins, maxBodyBytes = MAX_BODY_BYTES }: RequestGuardOptions): RequestGuard {
+export function createRequestGuard({ trustedProxies, allowedOrigins, maxBodyBytes = MAX_BODY_BYTES, attachmentMaxBytes = 0 }: RequestGuardOptions): RequestGuard {
   let active = 0;
   const idle: (() => void)[] = [];
   const finished = () => {
@@ -53,8 +61,8 @@ export function createRequestGuard({ trustedProxies, allowedOrigins, maxBodyByte
 
       const crossSite = crossSiteVerdict(req, { trustedProxies, allowedOrigins });
       if (crossSite) return refuseCrossSite(req, res, crossSite, address);
-      const limit = bodyLimitFor(req.url, maxBodyBytes);
-      if (tooLarge(req, limit)) return refuseTooLarge(req, res, limit);
+      const limit = bodyLimitFor(req.url, maxBodyBytes, attachmentMaxBytes);
+      if (tooLarge(req, limit)) return refuseTooLarge(req, res, limit, attachmentMaxBytes);
       if (requestProtocol(req.headers, trustedProxies) === "https") markCookiesSecure(res);
       active += 1;
       res.once("close", finished);
@@ -89,8 +97,9 @@ function tooLarge(req: IncomingMessage, maxBodyBytes: number): boolean {
   return false;
 }
 
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): void {
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, attachmentMaxBytes: number): void {
   log.warn("request refused: body too large", { path: req.url, contentLength: req.headers["content-length"] });
+  if (req.url && ATTACHMENT_PATH.test(req.url)) return refuse(req, res, new AppError("payload_too_large", `This file is too large: files can be at most ${formatBytes(attachmentMaxBytes)}.`));
   const megabytes = Math.round((maxBodyBytes / 1024 / 1024) * 10) / 10;
   refuse(req, res, new AppError("payload_too_large", `This request is too large: at most ${megabytes} MB can be sent at once.`));
 }

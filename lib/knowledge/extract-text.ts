@@ -55,7 +55,8 @@ function plainText(name: string, bytes: Uint8Array, limits: ReadLimits): string 
   return text;
 }
 
-async function pdfText(name: string, bytes: Uint8Array, limits: ReadLimits): Promise<string> {
+/** The text layer of a PDF, or the reason it cannot be read (not a PDF, encrypted, damaged, over a limit). */
+export async function pdfText(name: string, bytes: Uint8Array, limits: ReadLimits): Promise<string> {
   if (!(bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46)) {
     throw new AppError("bad_request", `${name} is not a PDF (it does not start with %PDF).`);
   }
@@ -77,6 +78,8 @@ function refusal(name: string, read: Exclude<PdfRead, { kind: "text" }>, limits:
     case "out_of_memory":
       return new AppError("payload_too_large", `${name} is too large to read (it needs more than ${count(limits.memoryMb)} MB of memory). Split it, or upload its text as a .txt file.`);
     case "unreadable":
+      // pdf.js's PasswordException: "No password given".
+      if (/password/i.test(read.reason)) return new AppError("bad_request", `${name} is protected by a password. Save a copy without one and upload that.`);
       return new AppError("bad_request", `${name} could not be read as a PDF (${read.reason}).`);
   }
 }

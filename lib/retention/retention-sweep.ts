@@ -1,4 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
+import type { BlobStore } from "@/lib/attachments/blob-store";
+import { sweepUnsentAttachments } from "@/lib/attachments/sweep-unsent-attachments";
 import { log } from "@/lib/log/logger";
 import { pruneOldRecords, type RetentionPolicy } from "./prune-old-records";
 
@@ -10,6 +12,8 @@ export interface RetentionSweep {
 export interface RetentionSweepOptions {
   prisma: Prisma;
   policy: RetentionPolicy;
+  /** Uploads never sent are removed, with their files, after `unsentHours`. */
+  attachments?: { store: BlobStore; unsentHours: number };
   /** The first sweep, shortly after start-up (not during it). */
   firstRunMs?: number;
   everyMs?: number;
@@ -20,14 +24,17 @@ export interface RetentionSweepOptions {
  * scheduled only when the last one has ended, so sweeps of one process never overlap however
  * long one takes. The timers do not keep the process alive.
  */
-export function startRetentionSweep({ prisma, policy, firstRunMs = 60_000, everyMs = 60 * 60_000 }: RetentionSweepOptions): RetentionSweep {
+export function startRetentionSweep({ prisma, policy, attachments, firstRunMs = 60_000, everyMs = 60 * 60_000 }: RetentionSweepOptions): RetentionSweep {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
   const sweep = async () => {
     try {
-      const counts = await pruneOldRecords(prisma, policy, { shouldStop: () => stopped });
+      const counts = {
+        ...(await pruneOldRecords(prisma, policy, { shouldStop: () => stopped })),
+        unsentAttachments: attachments ? await sweepUnsentAttachments(prisma, attachments.store, { unsentHours: attachments.unsentHours, shouldStop: () => stopped }) : 0,
+      };
       if (Object.values(counts).some((count) => count > 0)) log.info("old records deleted (retention)", counts);
     } catch (error) {
       log.error("retention sweep failed; the next one tries again", { error });

@@ -28,6 +28,8 @@ import { joinDefaultProject } from "@/lib/projects/join-default-project";
 import { noopPublisher, type RealtimePublisher } from "@/lib/realtime/publisher";
 import type { RetentionSweep } from "@/lib/retention/retention-sweep";
 import { prepareFirstStart } from "@/lib/seed/prepare-first-start";
+import { attachmentLimits, type AttachmentLimits } from "@/lib/attachments/attachment-limits";
+import { openBlobStore, type BlobStore } from "@/lib/attachments/blob-store";
 
 /**
  * The process-wide services. server.ts creates them before listening; route handlers and
@@ -58,6 +60,8 @@ export interface Runtime {
   sessionSweep: IdleSessionSweep | null;
   /** Deletes records past their retention age; started by startChorus. */
   retention?: RetentionSweep;
+  /** Where attached files live (DATA_DIR or S3) and what may be attached. */
+  attachments: { store: BlobStore; limits: AttachmentLimits };
 }
 
 const globalKey = Symbol.for("chorus.runtime");
@@ -83,7 +87,7 @@ export function provideRuntime(runtime: Runtime): void {
 
 /** For tests: build a runtime around a database they opened. */
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
-  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionEnds: null, sessionSweep: null };
+  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionEnds: null, sessionSweep: null, attachments: { store: openBlobStore(env), limits: attachmentLimits(env) } };
   runtime.auth = createAuth({
     prisma: db.prisma,
     secret,

@@ -4,6 +4,7 @@ import { toNodeHandler } from "better-auth/node";
 import { getUserSession } from "@/lib/auth/session-user";
 import type { Env } from "@/lib/config/env";
 import type { Database } from "@/lib/db/open-database";
+import { attachmentLimits } from "@/lib/attachments/attachment-limits";
 import { createRequestGuard } from "@/lib/http/guard-request";
 import { log } from "@/lib/log/logger";
 import { embedderFor } from "@/lib/memory/memory-runtime";
@@ -35,7 +36,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
   await startMemory(runtime, embedderFor(env));
   const redis = env.REDIS_URL ? await connectRedisAdapter(env.REDIS_URL, { onReconnect: () => runtime.realtime.resync() }) : null;
   if (redis) runtime.redisStatus = redis.status;
-  const requests = createRequestGuard({ trustedProxies: env.TRUST_PROXY, allowedOrigins: env.allowedOrigins });
+  const requests = createRequestGuard({ trustedProxies: env.TRUST_PROXY, allowedOrigins: env.allowedOrigins, attachmentMaxBytes: attachmentLimits(env).maxBytes });
   const httpServer = createServer(requests.wrap(handle ?? toNodeHandler(runtime.auth)));
   const realtime = createRealtimeServer(httpServer, {
     prisma: db.prisma,
@@ -48,7 +49,11 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
   });
   runtime.realtime = realtime.publisher;
   startAgents(runtime, { offlineChunkDelayMs: env.OFFLINE_MODEL_DELAY_MS });
-  runtime.retention = startRetentionSweep({ prisma: db.prisma, policy: { snapshotDays: env.RETENTION_SNAPSHOT_DAYS, jobDays: env.RETENTION_JOB_DAYS } });
+  runtime.retention = startRetentionSweep({
+    prisma: db.prisma,
+    policy: { snapshotDays: env.RETENTION_SNAPSHOT_DAYS, jobDays: env.RETENTION_JOB_DAYS },
+    attachments: { store: runtime.attachments.store, unsentHours: env.ATTACHMENT_UNSENT_HOURS },
+  });
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as readRoute } from "@/app/api/attachments/[attachmentId]/route";
+import { GET as thumbnailRoute } from "@/app/api/attachments/[attachmentId]/thumbnail/route";
+import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
+import { sweepUnsentAttachments } from "@/lib/attachments/sweep-unsent-attachments";
+import { createRequestGuard } from "@/lib/http/guard-request";
+import { createChannel, createProjectWithChannel } from "../support/fixtures";
+import { LOCAL_S3_BUCKET, startLocalS3 } from "../support/local-s3";
+import { makePdfPages, textOperators } from "../support/make-pdf";
+import { zipBomb } from "../support/make-zip";
+import { TestApp, type TestUser } from "../support/test-app";
+
+/** The start of a Linux program: what `file-type` recognises whatever the name says. */
+const elfProgram = () => Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(4_096, 1)]);
+
+/** A PDF whose trailer says it is encrypted (with a password nobody gave). */
+function encryptedPdf(): Uint8Array {
+  const pdf = Buffer.from(makePdfPages([{ operators: textOperators(["secret plans"]) }])).toString("latin1");
+  const id = "<0123456789abcdef0123456789abcdef>";
+  const encrypt = `/Encrypt << /Filter /Standard /V 1 /R 2 /O <${"ab".repeat(32)}> /U <${"cd".repeat(32)}> /P -4 >> /ID [${id} ${id}]`;
+  return Buffer.from(pdf.replace(/trailer\s*<</, `trailer\n<< ${encrypt}`), "latin1");
+}
+
+const stores = [
+  { name: "DATA_DIR", start: async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "chorus-attachments-"));
+    const root = path.join(dataDir, "attachments");
+    const stored = async () => (await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    return { env: { DATA_DIR: dataDir }, stored, stop: () => rm(dataDir, { recursive: true, force: true }) };
+  } },
+  { name: "a local S3 server", start: async () => {
+    const s3 = await startLocalS3();
+    const client = new S3Client({ endpoint: s3.env.S3_ENDPOINT, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const stored = async () => ((await client.send(new ListObjectsV2Command({ Bucket: LOCAL_S3_BUCKET }))).Contents ?? []).map((object) => object.Key!);
+    return { env: s3.env, stored, stop: s3.stop };
+  } },
+];
+
+describe.each(stores)("attachments stored in $name", ({ start }) => {
+  let app: TestApp;
+  let store: Awaited<ReturnType<(typeof stores)[number]["start"]>>;
+  let ann: TestUser;
+  let bob: TestUser;
+  let outsider: TestUser;
+  let channelId: string;
+
+  const upload = async (user: TestUser, name: string, bytes: Uint8Array, conversationId = channelId) => {
+    const form = new FormData();
+    form.set("file", new File([Buffer.from(bytes)], name, { type: "image/png" }));
+    const response = await uploadRoute(new Request(`${app.url}/api/conversations/${conversationId}/attachments`, { method: "POST", body: form, headers: { cookie: user.cookie } }), {
+      params: Promise.resolve({ conversationId }),
+    });
+    return { status: response.status, body: (await response.json()) as { data?: { id: string; name: string; mediaType: string; bytes: number; kind: string; thumbnailUrl: string | null }; error?: { message: string } } };
+  };
+  const read = (user: TestUser, attachmentId: string, route = readRoute) =>
+    route(new Request(`${app.url}/api/attachments/${attachmentId}`, { headers: { cookie: user.cookie } }), { params: Promise.resolve({ attachmentId }) });
+
+  beforeAll(async () => {
+    store = await start();
+    app = await TestApp.start({ env: { ...store.env, ATTACHMENT_MAX_MB: "1", ATTACHMENT_QUOTA_MB: "3" } });
+    const { project } = await createProjectWithChannel(app.prisma);
+    [ann, bob, outsider] = [await app.signUp("Ann"), await app.signUp("Bob"), await app.signUp("Outsider")];
+    channelId = (await createChannel(app.prisma, { projectId: project.id, name: `files-${randomUUID().slice(0, 8)}`, userIds: [ann.id, bob.id] })).id;
+  });
+  afterAll(async () => {
+    await app.close();
+    await store.stop();
+  });
+
+  it("keeps a photo upright without its location, with a thumbnail, for its uploader until it is sent", async () => {
+    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3366aa" } })
+      .jpeg()
+      .withExif({ IFD0: { Copyright: "Ann" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 24/1" } })
+      .toBuffer();
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+
+    const { status, body } = await upload(ann, "holiday.png", photo);
+    expect(status).toBe(201);
+    // The name said PNG and the browser said PNG; the bytes say JPEG.
+    expect(body.data).toMatchObject({ name: "holiday.png", mediaType: "image/jpeg", kind: "image", thumbnailUrl: `/api/attachments/${body.data!.id}/thumbnail` });
+
+    const served = await read(ann, body.data!.id);
+    expect(served.status).toBe(200);
+    expect(Object.fromEntries(served.headers)).toMatchObject({ "content-type": "image/jpeg", "x-content-type-options": "nosniff", "content-disposition": `inline; filename="holiday.png"; filename*=UTF-8''holiday.png` });
+    const kept = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect(kept).toMatchObject({ width: 1200, height: 800 });
+    expect(kept.exif).toBeUndefined();
+
+    const thumbnail = await read(ann, body.data!.id, thumbnailRoute);
+    expect(thumbnail.headers.get("content-type")).toBe("image/webp");
+    expect(await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata()).toMatchObject({ format: "webp", width: 480, height: 320 });
+
+    // Not sent yet: only Ann sees it; someone outside the conversation never does.
+    expect((await read(bob, body.data!.id)).status).toBe(404);
+    expect((await read(outsider, body.data!.id)).status).toBe(404);
+    expect((await read(outsider, body.data!.id, thumbnailRoute)).status).toBe(404);
+  });
+
+  it("reads text and PDFs for agents, and never serves SVG or HTML inline", async () => {
+    const notes = await upload(ann, "notes.md", Buffer.from("# Plan\r\n\r\nShip on Friday.\r\n"));
+    expect(notes.body.data).toMatchObject({ mediaType: "text/markdown", kind: "text" });
+    expect(await app.prisma.attachment.findUnique({ where: { id: notes.body.data!.id }, select: { text: true } })).toEqual({ text: "# Plan\n\nShip on Friday.\n" });
+    expect((await read(ann, notes.body.data!.id)).headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+
+    const pdf = await upload(ann, "report.pdf", makePdfPages([{ operators: textOperators(["Quarterly numbers are up"]) }]));
+    expect(pdf.body.data).toMatchObject({ mediaType: "application/pdf", kind: "pdf", thumbnailUrl: null });
+    expect((await app.prisma.attachment.findUnique({ where: { id: pdf.body.data!.id }, select: { text: true } }))?.text).toContain("Quarterly numbers are up");
+
+    for (const [name, content] of [
+      ["logo.svg", '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
+      ["page.html", "<!doctype html><html><script>alert(1)</script></html>"],
+    ] as const) {
+      const { body } = await upload(ann, name, Buffer.from(content));
+      const served = await read(ann, body.data!.id);
+      expect(served.headers.get("content-type")).toBe("application/octet-stream");
+      expect(served.headers.get("content-disposition")).toMatch(/^attachment; /);
+      expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+  });
+
+  it("refuses bad files with the reason, storing nothing", async () => {
+    const before = (await store.stored()).length;
+    const rows = await app.prisma.attachment.count();
+    const refusals: [string, Uint8Array, number, RegExp][] = [
+      ["cat.png", elfProgram(), 400, /^cat\.png is a program \(application\/x-elf\)/],
+      ["notes.txt", zipBomb(50 * 1024 * 1024), 400, /^notes\.txt is not text: its bytes are application\/zip/],
+      ["photo.png", Buffer.from("just some words"), 400, /^photo\.png is not an image/],
+      ["empty.txt", new Uint8Array(), 400, /^empty\.txt is empty/],
+      ["big.log", Buffer.alloc(1024 * 1024 + 1, "a"), 413, /^big\.log is 1 MB; files can be at most 1 MB\.$/],
+      ["../../etc/passwd", Buffer.from("x"), 400, /cannot contain \/ or \\/],
+      ["dir\\file.txt", Buffer.from("x"), 400, /cannot contain \/ or \\/],
+      ["bell\u0007.txt", Buffer.from("x"), 400, /^File names/],
+      [`${"n".repeat(996)}.txt`, Buffer.from("x"), 400, /^File names can be at most 255 characters\.$/],
+      ["locked.pdf", encryptedPdf(), 400, /^locked\.pdf is protected by a password/],
+      ["broken.pdf", Buffer.from("%PDF-1.7\nthis is not really a pdf"), 400, /^broken\.pdf could not be read as a PDF/],
+    ];
+    for (const [name, bytes, status, message] of refusals) {
+      const { status: got, body } = await upload(ann, name, bytes);
+      expect({ name, got, message: body.error?.message }).toEqual({ name, got: status, message: expect.stringMatching(message) });
+    }
+    // Someone outside the conversation cannot attach in it, nor anyone in a conversation that does not exist.
+    expect((await upload(outsider, "a.txt", Buffer.from("hello"))).status).toBe(404);
+    expect((await upload(ann, "a.txt", Buffer.from("hello"), randomUUID())).status).toBe(404);
+    expect(await store.stored()).toHaveLength(before);
+    expect(await app.prisma.attachment.count()).toBe(rows);
+  });
+
+  it("sweeps uploads never sent, with their files, once they are old enough", async () => {
+    const abandoned = (await upload(ann, "old.png", await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } }).png().toBuffer())).body.data!;
+    const recent = (await upload(ann, "recent.txt", Buffer.from("still deciding"))).body.data!;
+    await app.prisma.attachment.update({ where: { id: abandoned.id }, data: { createdAt: new Date(Date.now() - 25 * 3_600_000) } });
+    const storedBefore = await store.stored();
+
+    expect(await sweepUnsentAttachments(app.prisma, app.runtime.attachments.store, { unsentHours: 24 })).toBe(1);
+    expect(await app.prisma.attachment.findUnique({ where: { id: abandoned.id } })).toBeNull();
+    expect((await read(ann, abandoned.id)).status).toBe(404);
+    // The file and its thumbnail are gone from the store; the recent upload stays.
+    expect(await store.stored()).toHaveLength(storedBefore.length - 2);
+    expect((await read(ann, recent.id)).status).toBe(200);
+  });
+
+  it("holds each person to their quota", async () => {
+    const megabyte = Buffer.alloc(1024 * 1024 - 100, "b");
+    // Joins the project's channels on signing up, this one included.
+    const carol = await app.signUp("Carol");
+    for (let index = 0; index < 3; index += 1) expect((await upload(carol, `part-${index}.txt`, megabyte)).status).toBe(201);
+    const refused = await upload(carol, "part-4.txt", megabyte);
+    expect(refused).toMatchObject({ status: 413, body: { error: { message: expect.stringMatching(/^Your files take 3 MB of your 3 MB; this one \(1,024 KB\) does not fit\./) } } });
+    // Someone else's files do not count against Carol's.
+    expect((await upload(bob, "mine.txt", megabyte)).status).toBe(201);
+  });
+});
+
+describe("the request guard in front of uploads", () => {
+  it("refuses a body past the attachment limit before reading it, naming the limit; other routes keep 1 MB", async () => {
+    const guard = createRequestGuard({ trustedProxies: 0, allowedOrigins: [], attachmentMaxBytes: 2 * 1024 * 1024 });
+    const server = createServer(guard.wrap((req, res) => void req.resume().on("end", () => res.end("read"))));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const send = (route: string, bytes: number) => fetch(`${url}${route}`, { method: "POST", headers: { origin: url }, body: Buffer.alloc(bytes) });
+    try {
+      expect((await send("/api/conversations/c1/attachments", 1.5 * 1024 * 1024)).status).toBe(200);
+      const refused = await send("/api/conversations/c1/attachments", 3 * 1024 * 1024);
+      expect(refused.status).toBe(413);
+      expect((await refused.json()).error.message).toBe("This file is too large: files can be at most 2 MB.");
+      expect((await send("/api/conversations/c1/messages", 1.5 * 1024 * 1024)).status).toBe(413);
+    } finally {
+      server.close();
+    }
+  });
+});
