@@ -22,7 +22,6 @@ export interface AttachmentRow {
   width: number | null;
   height: number | null;
   thumbnailKey: string | null;
-  text: string | null;
 }
 
 export function toAttachmentDto(row: AttachmentRow): AttachmentDto {

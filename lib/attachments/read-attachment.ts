@@ -10,7 +10,8 @@ export interface AttachmentFile {
 
 /**
  * An attachment's bytes (or its thumbnail's) for a participant of its conversation; an upload not
- * yet sent, for its uploader only. Anyone else is told it does not exist.
+ * yet sent, for its uploader only; a deleted message's, for no one. Anyone else is told it does
+ * not exist.
  */
 export async function readAttachment(prisma: Prisma, store: BlobStore, { userId, attachmentId, thumbnail = false }: { userId: string; attachmentId: string; thumbnail?: boolean }): Promise<AttachmentFile> {
   const notFound = new AppError("not_found", "That file does not exist, or you cannot see it.");
@@ -18,7 +19,8 @@ export async function readAttachment(prisma: Prisma, store: BlobStore, { userId,
     where: {
       id: attachmentId,
       conversation: { participants: { some: { userId } } },
-      OR: [{ messageId: { not: null } }, { uploaderUserId: userId }],
+      // Sent with a message still there, or not sent yet and the person's own upload.
+      OR: [{ message: { deletedAt: null } }, { messageId: null, uploaderUserId: userId }],
     },
     select: { name: true, mediaType: true, storageKey: true, thumbnailKey: true },
   });

@@ -1,3 +1,4 @@
+import { toAttachmentDto, type AttachmentDto, type AttachmentRow } from "@/lib/attachments/attachment-dto";
 import type { MessageMetadata } from "./message-metadata";
 
 export type MessageAuthor =
@@ -46,6 +47,8 @@ export interface MessageDto {
   versionCount: number;
   replyTo: QuotedMessage | null;
   reactions: ReactionSummary[];
+  /** Files sent with it, in the order attached (none on a tombstone). */
+  attachments: AttachmentDto[];
 }
 
 /** What a message just written has: no changes, reactions or versions yet. */
@@ -57,6 +60,7 @@ export const unchangedMessage = {
   versionCount: 1,
   replyTo: null,
   reactions: [],
+  attachments: [],
 } as const satisfies Partial<MessageDto>;
 
 export const QUOTE_EXCERPT_CHARS = 160;
@@ -70,6 +74,7 @@ export const messageInclude = {
   ...authorSelect,
   replyTo: { select: { id: true, seq: true, content: true, deletedAt: true, ...authorSelect } },
   reactions: { select: { emoji: true, user: { select: { id: true, name: true } } }, orderBy: { createdAt: "asc" } },
+  attachments: { select: { id: true, name: true, mediaType: true, bytes: true, width: true, height: true, thumbnailKey: true }, orderBy: { position: "asc" } },
 } as const;
 
 type AuthorRow = {
@@ -95,6 +100,7 @@ interface MessageRow extends AuthorRow {
   versionCount: number;
   replyTo: (AuthorRow & { id: string; seq: number; content: string; deletedAt: Date | null }) | null;
   reactions: { emoji: string; user: { id: string; name: string } }[];
+  attachments: AttachmentRow[];
 }
 
 function authorOf(row: AuthorRow): MessageAuthor {
@@ -140,5 +146,6 @@ export function toMessageDto(row: MessageRow): MessageDto {
     versionCount: row.versionCount,
     replyTo: row.replyTo ? quoteOf(row.replyTo) : null,
     reactions: groupReactions(row.reactions),
+    attachments: row.deletedAt ? [] : row.attachments.map(toAttachmentDto),
   };
 }

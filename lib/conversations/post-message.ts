@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, Transaction } from "@/lib/db/open-database";
 import { insertPanel, planPanel, type PanelPlan } from "@/lib/panels/plan-panel";
+import { attachToMessage, checkAttachmentsToSend } from "@/lib/attachments/send-attachments";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors/app-error";
 import { countTokens } from "@/lib/llm/token-counter";
@@ -39,21 +40,41 @@ export interface PostMessageResult {
  */
 export async function postMessage(
   prisma: Prisma,
-  { userId, input, backlog = DEFAULT_BACKLOG }: { userId: string; input: PostMessageInput; backlog?: BacklogLimits },
+  { userId, input, backlog = DEFAULT_BACKLOG, attachmentsPerMessage = DEFAULT_ATTACHMENTS_PER_MESSAGE }: { userId: string; input: PostMessageInput; backlog?: BacklogLimits; attachmentsPerMessage?: number },
 ): Promise<PostMessageResult> {
+  const files = { userId, conversationId: input.conversationId, attachmentIds: input.attachmentIds ?? [] };
   try {
+    if (files.attachmentIds.length > 0) {
+      // A retry of a post that went through finds its files sent: it is answered as any retry.
+      const posted = await findPosted(prisma, input);
+      if (posted) return alreadyPosted(await existingMessage(prisma, userId, input));
+      await checkAttachmentsToSend(prisma, files, attachmentsPerMessage);
+    }
     const mentions = parseMentions(input.content);
     const plan = await planPanel(prisma, { conversationId: input.conversationId, mentions });
-    if (!plan) return await insertMessage(prisma, { userId, input, mentions, backlog });
-    // The question and its panel are written together.
-    const ordinary = mentions.filter((handle) => !plan.consumedHandles.includes(handle));
-    return await prisma.$transaction((tx) => insertMessage(tx, { userId, input, mentions: ordinary, backlog, panel: plan }));
+    if (!plan && files.attachmentIds.length === 0) return await insertMessage(prisma, { userId, input, mentions, backlog });
+    // The question, its panel and its files are written together.
+    const ordinary = plan ? mentions.filter((handle) => !plan.consumedHandles.includes(handle)) : mentions;
+    return await prisma.$transaction(async (tx) => {
+      const result = await insertMessage(tx, { userId, input, mentions: ordinary, backlog, panel: plan ?? undefined });
+      if (files.attachmentIds.length > 0) result.message.attachments = await attachToMessage(tx, files, result.message.id);
+      return result;
+    });
   } catch (error) {
     // The same clientId again (a retry, or two sends racing): the unique constraint refused it.
     if (!isUniqueViolation(error)) throw error;
-    const message = await existingMessage(prisma, userId, input);
-    return { message, created: false, participantUserIds: [], mentionedUserIds: [], mentionedAgentIds: [], unknownMentions: [], dispatchedAgentIds: [], dispatchIds: [] };
+    return alreadyPosted(await existingMessage(prisma, userId, input));
   }
+}
+
+const DEFAULT_ATTACHMENTS_PER_MESSAGE = 10;
+
+function alreadyPosted(message: MessageDto): PostMessageResult {
+  return { message, created: false, participantUserIds: [], mentionedUserIds: [], mentionedAgentIds: [], unknownMentions: [], dispatchedAgentIds: [], dispatchIds: [] };
+}
+
+function findPosted(prisma: Prisma, input: PostMessageInput) {
+  return prisma.message.findUnique({ where: { conversationId_clientId: { conversationId: input.conversationId, clientId: input.clientId } }, select: { id: true } });
 }
 
 type Recipients = Omit<PostMessageResult, "message" | "created" | "panelId">;

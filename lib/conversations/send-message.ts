@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
+import type { BlobStore } from "@/lib/attachments/blob-store";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
 import type { PostMessageInput } from "./message-input";
 import { postMessage, type BacklogLimits, type PostMessageResult } from "./post-message";
@@ -9,6 +10,9 @@ export interface PostingDeps {
   wakeDispatcher?: (dispatchIds: string[]) => void;
   wakePanels?: () => void;
   backlog?: BacklogLimits;
+  attachmentsPerMessage?: number;
+  /** Where attached files live: a deleted message's are removed from it. */
+  attachmentStore?: BlobStore;
 }
 
 /**
@@ -18,10 +22,10 @@ export interface PostingDeps {
  * conversation's first message names it when it is an agent chat.
  */
 export async function sendMessage(
-  { prisma, publisher, wakeDispatcher, wakePanels, backlog }: { prisma: Prisma; publisher: RealtimePublisher } & PostingDeps,
+  { prisma, publisher, wakeDispatcher, wakePanels, backlog, attachmentsPerMessage }: { prisma: Prisma; publisher: RealtimePublisher } & PostingDeps,
   { userId, input }: { userId: string; input: PostMessageInput },
 ): Promise<PostMessageResult> {
-  const result = await postMessage(prisma, { userId, input, backlog });
+  const result = await postMessage(prisma, { userId, input, backlog, attachmentsPerMessage });
   if (!result.created) return result;
   publisher.messageCreated(result.message, result);
   if (result.dispatchIds.length > 0) wakeDispatcher?.(result.dispatchIds);

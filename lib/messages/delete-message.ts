@@ -1,3 +1,5 @@
+import { deleteMessageFiles } from "@/lib/attachments/delete-message-files";
+import type { BlobStore } from "@/lib/attachments/blob-store";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { AppError } from "@/lib/errors/app-error";
 import type { MessageDto } from "@/lib/conversations/message-dto";
@@ -7,10 +9,14 @@ import type { MessageChangeDeps } from "./edit-message";
 /**
  * Leaves a tombstone: the text, its earlier versions, its reactions and its mentions go; the row
  * stays so the conversation's seqs keep no gap. Authors delete their own messages, admins anyone's
- * (the tombstone says an admin did). Turns waiting to answer it end; agents' later turns skip it.
+ * (the tombstone says an admin did). Turns waiting to answer it end; agents' later turns skip it;
+ * its files are deleted.
  * Deleting a deleted message returns its tombstone.
  */
-export async function deleteMessage(deps: MessageChangeDeps & { stopTurn?: (dispatchId: string) => void }, { user, messageId }: { user: SessionUser; messageId: string }): Promise<MessageDto> {
+export async function deleteMessage(
+  deps: MessageChangeDeps & { stopTurn?: (dispatchId: string) => void; attachmentStore?: BlobStore },
+  { user, messageId }: { user: SessionUser; messageId: string },
+): Promise<MessageDto> {
   const running = await deps.prisma.$transaction(async (tx) => {
     const message = await lockMessage(tx, { messageId, userId: user.id });
     if (message.deletedAt) return null;
@@ -35,6 +41,8 @@ export async function deleteMessage(deps: MessageChangeDeps & { stopTurn?: (disp
     return tx.dispatch.findMany({ where: { messageId, status: "running" }, select: { id: true } });
   });
   for (const dispatch of running ?? []) deps.stopTurn?.(dispatch.id);
+  // After the tombstone: nobody can be served them any more (the retention sweep removes any left).
+  if (running && deps.attachmentStore) await deleteMessageFiles(deps.prisma, deps.attachmentStore, messageId);
   const tombstone = await readMessage(deps.prisma, messageId);
   if (running) deps.publisher.messageDeleted(tombstone);
   return tombstone;

@@ -74,7 +74,7 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
   const changing = () => ({ prisma: deps.prisma, publisher: deps.publisher(), wakeDispatcher: deps.wakeDispatcher });
   handle("message:edit", editMessageSchema, (input) => editMessage(changing(), { userId, input }));
   handle("message:show-version", showVersionSchema, (input) => showVersion(changing(), { user, input }));
-  handle("message:delete", messageSchema, ({ messageId }) => deleteMessage({ ...changing(), stopTurn: deps.stopTurn }, { user, messageId }));
+  handle("message:delete", messageSchema, ({ messageId }) => deleteMessage({ ...changing(), stopTurn: deps.stopTurn, attachmentStore: deps.attachmentStore }, { user, messageId }));
   handle("message:regenerate", messageSchema, ({ messageId }) => regenerateReply(changing(), { user, messageId }));
   handle("message:react", reactSchema, (input) => reactToMessage(changing(), { userId, ...input }));
 

@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
 import type { BlobStore } from "@/lib/attachments/blob-store";
-import { sweepUnsentAttachments } from "@/lib/attachments/sweep-unsent-attachments";
+import { sweepDiscardedAttachments } from "@/lib/attachments/sweep-discarded-attachments";
 import { log } from "@/lib/log/logger";
 import { pruneOldRecords, type RetentionPolicy } from "./prune-old-records";
 
@@ -33,7 +33,7 @@ export function startRetentionSweep({ prisma, policy, attachments, firstRunMs = 
     try {
       const counts = {
         ...(await pruneOldRecords(prisma, policy, { shouldStop: () => stopped })),
-        unsentAttachments: attachments ? await sweepUnsentAttachments(prisma, attachments.store, { unsentHours: attachments.unsentHours, shouldStop: () => stopped }) : 0,
+        discardedAttachments: attachments ? await sweepDiscardedAttachments(prisma, attachments.store, { unsentHours: attachments.unsentHours, shouldStop: () => stopped }) : 0,
       };
       if (Object.values(counts).some((count) => count > 0)) log.info("old records deleted (retention)", counts);
     } catch (error) {

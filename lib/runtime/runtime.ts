@@ -105,12 +105,14 @@ export function messaging(runtime: Runtime) {
   return { prisma: runtime.db.prisma, publisher: runtime.realtime, ...postingDeps(runtime) };
 }
 
-/** Posting wakes the workers that answer (agent turns, panels) and refuses past the backlog limits. */
+/** Posting wakes the workers that answer (agent turns, panels) and refuses past the backlog and attachment limits. */
 export function postingDeps(runtime: Runtime): PostingDeps {
   return {
     wakeDispatcher: (dispatchIds) => runtime.dispatcher?.wake(dispatchIds),
     wakePanels: () => runtime.panels?.wake(),
     backlog: { perConversation: runtime.env.MAX_QUEUED_TURNS_PER_CONVERSATION, perPerson: runtime.env.MAX_QUEUED_TURNS_PER_PERSON },
+    attachmentsPerMessage: runtime.attachments.limits.perMessage,
+    attachmentStore: runtime.attachments.store,
   };
 }
 

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as readRoute } from "@/app/api/attachments/[attachmentId]/route";
 import { GET as thumbnailRoute } from "@/app/api/attachments/[attachmentId]/thumbnail/route";
 import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
-import { sweepUnsentAttachments } from "@/lib/attachments/sweep-unsent-attachments";
+import { POST as postRoute } from "@/app/api/conversations/[conversationId]/messages/route";
+import { DELETE as deleteRoute } from "@/app/api/messages/[messageId]/route";
+import { sweepDiscardedAttachments } from "@/lib/attachments/sweep-discarded-attachments";
 import { createRequestGuard } from "@/lib/http/guard-request";
 import { createChannel, createProjectWithChannel } from "../support/fixtures";
 import { LOCAL_S3_BUCKET, startLocalS3 } from "../support/local-s3";
@@ -60,12 +62,18 @@ describe.each(stores)("attachments stored in $name", ({ start }) => {
     });
     return { status: response.status, body: (await response.json()) as { data?: { id: string; name: string; mediaType: string; bytes: number; kind: string; thumbnailUrl: string | null }; error?: { message: string } } };
   };
+  const post = async (user: TestUser, body: Record<string, unknown>) => {
+    const response = await postRoute(new Request(`${app.url}/api/conversations/${channelId}/messages`, { method: "POST", body: JSON.stringify(body), headers: { cookie: user.cookie, "content-type": "application/json" } }), {
+      params: Promise.resolve({ conversationId: channelId }),
+    });
+    return { status: response.status, ...((await response.json()) as object) };
+  };
   const read = (user: TestUser, attachmentId: string, route = readRoute) =>
     route(new Request(`${app.url}/api/attachments/${attachmentId}`, { headers: { cookie: user.cookie } }), { params: Promise.resolve({ attachmentId }) });
 
   beforeAll(async () => {
     store = await start();
-    app = await TestApp.start({ env: { ...store.env, ATTACHMENT_MAX_MB: "1", ATTACHMENT_QUOTA_MB: "3" } });
+    app = await TestApp.start({ env: { ...store.env, ATTACHMENT_MAX_MB: "1", ATTACHMENT_QUOTA_MB: "3", ATTACHMENTS_PER_MESSAGE: "2" } });
     const { project } = await createProjectWithChannel(app.prisma);
     [ann, bob, outsider] = [await app.signUp("Ann"), await app.signUp("Bob"), await app.signUp("Outsider")];
     channelId = (await createChannel(app.prisma, { projectId: project.id, name: `files-${randomUUID().slice(0, 8)}`, userIds: [ann.id, bob.id] })).id;
@@ -159,12 +167,55 @@ describe.each(stores)("attachments stored in $name", ({ start }) => {
     await app.prisma.attachment.update({ where: { id: abandoned.id }, data: { createdAt: new Date(Date.now() - 25 * 3_600_000) } });
     const storedBefore = await store.stored();
 
-    expect(await sweepUnsentAttachments(app.prisma, app.runtime.attachments.store, { unsentHours: 24 })).toBe(1);
+    expect(await sweepDiscardedAttachments(app.prisma, app.runtime.attachments.store, { unsentHours: 24 })).toBe(1);
     expect(await app.prisma.attachment.findUnique({ where: { id: abandoned.id } })).toBeNull();
     expect((await read(ann, abandoned.id)).status).toBe(404);
     // The file and its thumbnail are gone from the store; the recent upload stays.
     expect(await store.stored()).toHaveLength(storedBefore.length - 2);
     expect((await read(ann, recent.id)).status).toBe(200);
+  });
+
+  it("sends files with a message, in order, to everyone in the conversation; refuses files that are not the sender's to send", async () => {
+    const chart = (await upload(ann, "chart.png", await sharp({ create: { width: 64, height: 32, channels: 3, background: "#0a0" } }).png().toBuffer())).body.data!;
+    const notes = (await upload(ann, "notes.txt", Buffer.from("numbers attached"))).body.data!;
+    const messagesBefore = await app.prisma.message.count({ where: { conversationId: channelId } });
+
+    const refusals: [TestUser, Record<string, unknown>, RegExp][] = [
+      [ann, { content: "", attachmentIds: [] }, /^A message can't be empty/],
+      [ann, { content: "three", attachmentIds: [chart.id, notes.id, randomUUID()] }, /^At most 2 files can be sent with one message; this one has 3\.$/],
+      [bob, { content: "mine now", attachmentIds: [chart.id] }, /^One of the files is not one you uploaded here/],
+      [ann, { content: "twice", attachmentIds: [chart.id, chart.id] }, /^The same file is attached twice\.$/],
+    ];
+    for (const [user, body, message] of refusals) expect(await post(user, body)).toMatchObject({ status: 400, error: { message: expect.stringMatching(message) } });
+    expect(await app.prisma.message.count({ where: { conversationId: channelId } })).toBe(messagesBefore);
+
+    const clientId = randomUUID();
+    const sent = await post(ann, { clientId, content: "", attachmentIds: [notes.id, chart.id] });
+    expect(sent).toMatchObject({ status: 201, data: { created: true, message: { content: "", attachments: [{ id: notes.id, kind: "text" }, { id: chart.id, kind: "image", width: 64, height: 32, thumbnailUrl: chart.thumbnailUrl }] } } });
+    // Sent: Bob sees the files; someone outside still does not.
+    expect((await read(bob, chart.id)).status).toBe(200);
+    expect((await read(bob, chart.id, thumbnailRoute)).status).toBe(200);
+    expect((await read(outsider, chart.id)).status).toBe(404);
+    // A retry is the same message; sending the files again with another message is refused.
+    expect(await post(ann, { clientId, content: "", attachmentIds: [notes.id, chart.id] })).toMatchObject({ status: 200, data: { created: false, message: { attachments: [{ id: notes.id }, { id: chart.id }] } } });
+    expect(await post(ann, { content: "again", attachmentIds: [chart.id] })).toMatchObject({ status: 409, error: { message: "chart.png was already sent with another message: attach it again to send it twice." } });
+    // A file uploaded elsewhere stays there.
+    const elsewhere = (await createChannel(app.prisma, { projectId: (await app.prisma.conversation.findUniqueOrThrow({ where: { id: channelId } })).projectId, name: `other-${randomUUID().slice(0, 8)}`, userIds: [ann.id] })).id;
+    const stray = (await upload(ann, "stray.txt", Buffer.from("elsewhere"), elsewhere)).body.data!;
+    expect(await post(ann, { content: "wrong room", attachmentIds: [stray.id] })).toMatchObject({ status: 400, error: { message: "stray.txt was uploaded in another conversation: attach it here again." } });
+  });
+
+  it("deletes a message's files with it: gone from the store, served to no one, absent from the tombstone", async () => {
+    const photo = (await upload(ann, "gone.png", await sharp({ create: { width: 16, height: 16, channels: 3, background: "#a00" } }).png().toBuffer())).body.data!;
+    const sent = (await post(ann, { content: "before I change my mind", attachmentIds: [photo.id] })) as unknown as { data: { message: { id: string } } };
+    const messageId = sent.data.message.id;
+    const storedBefore = await store.stored();
+
+    const deleted = await deleteRoute(new Request(`${app.url}/api/messages/${messageId}`, { method: "DELETE", headers: { cookie: ann.cookie } }), { params: Promise.resolve({ messageId }) });
+    expect(await deleted.json()).toMatchObject({ data: { message: { id: messageId, deleted: { byAdmin: false }, attachments: [] } } });
+    for (const user of [ann, bob]) expect((await read(user, photo.id)).status).toBe(404);
+    expect(await app.prisma.attachment.count({ where: { messageId } })).toBe(0);
+    expect(await store.stored()).toHaveLength(storedBefore.length - 2);
   });
 
   it("holds each person to their quota", async () => {

@@ -158,7 +158,7 @@ export async function runAgentsSoak({ seconds, settleSeconds, redisUrl }: { seco
 
     await settle(db, deadline);
     const report = await measure(db, fake, asked);
-    for (const node of nodes) exitCodes.push((await node.stop()).code);
+    for (const node of nodes) exitCodes.push(await stopAndReport(node, "at the end"));
     const ok = report.lost === 0 && report.duplicated === 0 && exitCodes.every((code) => code === 0);
     console.log(JSON.stringify({ ...report, nodeExitCodes: exitCodes }, null, 2));
     console.log(ok ? "soak --agents: PASSED" : "soak --agents: FAILED");
@@ -173,6 +173,17 @@ export async function runAgentsSoak({ seconds, settleSeconds, redisUrl }: { seco
   }
 }
 
+/** Stops a node; one that does not exit cleanly has its last output printed, to say why. */
+async function stopAndReport(node: NodeProcess, when: string): Promise<number | null> {
+  const { code } = await node.stop();
+  if (code !== 0) printOutput(node, when);
+  return code;
+}
+
+function printOutput(node: NodeProcess, when: string): void {
+  console.log(`soak --agents: node ${node.url} exited ${when} with an error; its last output:\n${node.output().slice(-4_000)}`);
+}
+
 /** A third of the way in, node A is frozen past its leases; two thirds in, node B is restarted. */
 async function faults(nodes: NodeProcess[], seconds: number, env: (port: number) => Record<string, string>, exitCodes: (number | null)[]): Promise<void> {
   await sleep((seconds * 1000) / 3);
@@ -183,6 +194,7 @@ async function faults(nodes: NodeProcess[], seconds: number, env: (port: number)
   await sleep((seconds * 1000) / 3 - LEASE_MS * 1.5);
   const stopped = await nodes[1]!.stop();
   exitCodes.push(stopped.code);
+  if (stopped.code !== 0) printOutput(nodes[1]!, "restarted");
   console.log(`soak --agents: node B stopped with exit code ${stopped.code} in ${stopped.ms} ms; restarting`);
   nodes[1] = await startNode(env(Number(new URL(nodes[1]!.url).port)));
 }
