@@ -10,6 +10,7 @@ export type PostMessageAction = (input: {
   clientId: string;
   content: string;
   replyToMessageId?: string;
+  attachmentIds?: string[];
 }) => Promise<{ data: { message: MessageDto; unknownMentions: string[] } } | { error: ErrorPayload }>;
 
 export interface Refusal {
@@ -19,10 +20,15 @@ export interface Refusal {
   at: number;
 }
 
-export interface PendingMessage {
+/** What is sent besides the text. */
+interface SendOptions {
+  replyToMessageId?: string;
+  attachmentIds?: string[];
+}
+
+export interface PendingMessage extends SendOptions {
   clientId: string;
   content: string;
-  replyToMessageId?: string;
   status: "sending" | "failed";
   error?: string;
 }
@@ -44,9 +50,9 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
     );
 
   const deliver = useCallback(
-    async (clientId: string, content: string, replyToMessageId?: string) => {
+    async (clientId: string, content: string, { replyToMessageId, attachmentIds }: SendOptions) => {
       try {
-        const result = await postMessage({ conversationId, clientId, content, ...(replyToMessageId ? { replyToMessageId } : {}) });
+        const result = await postMessage({ conversationId, clientId, content, ...(replyToMessageId ? { replyToMessageId } : {}), ...(attachmentIds?.length ? { attachmentIds } : {}) });
         if ("error" in result && result.error.code === "bad_request") {
           update(clientId, null);
           return setRefusal({ content, reason: result.error.message, at: Date.now() });
@@ -63,11 +69,11 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
   );
 
   const send = useCallback(
-    (content: string, replyToMessageId?: string) => {
+    (content: string, options: SendOptions = {}) => {
       const clientId = newClientId();
       setRefusal(null);
-      setPending((list) => [...list, { clientId, content, status: "sending", replyToMessageId }]);
-      void deliver(clientId, content, replyToMessageId);
+      setPending((list) => [...list, { clientId, content, status: "sending", ...options }]);
+      void deliver(clientId, content, options);
     },
     [deliver],
   );
@@ -77,7 +83,7 @@ export function useSendMessage(conversationId: string, postMessage: PostMessageA
       const item = pending.find((candidate) => candidate.clientId === clientId);
       if (!item) return;
       update(clientId, { status: "sending", error: undefined });
-      void deliver(clientId, item.content, item.replyToMessageId);
+      void deliver(clientId, item.content, item);
     },
     [deliver, pending],
   );

@@ -1,9 +1,11 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from "react";
+import type { ComposerUpload } from "@/hooks/use-attachment-uploads";
 import type { Refusal } from "@/hooks/use-send-message";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import { MAX_MESSAGE_BYTES } from "@/lib/conversations/message-input";
+import { ComposerUploads } from "./composer-uploads";
 import { mentionOptions, panelPreview, type MentionOption, type PanelContext } from "./mention-options";
 import { insertMention, mentionQueryAt } from "./mention-query";
 
@@ -23,6 +25,17 @@ interface ComposerProps {
   replyingTo?: { authorName: string; excerpt: string; onCancel: () => void } | null;
   /** What the last change to a message did or could not do (an edit asks nobody; a refusal). */
   notice?: { text: string; tone: "info" | "error" } | null;
+  /** Files to send with the message: added by button, paste or drop, uploading at once. */
+  files?: ComposerFiles;
+}
+
+export interface ComposerFiles {
+  uploads: ComposerUpload[];
+  add: (files: File[]) => void;
+  remove: (localId: string) => void;
+  /** Sending waits until every file is uploaded. */
+  uploading: boolean;
+  readyIds: string[];
 }
 
 const encoder = new TextEncoder();
@@ -31,7 +44,7 @@ const encoder = new TextEncoder();
  * Enter sends, Shift+Enter starts a new line; typing @ offers the participants and the panels.
  * Empty text and text over the size limit are not sent (the server refuses them too).
  */
-export function Composer({ label, participants, panels, onSend, onTyping, hint, inputRef, refusal, replyingTo, notice }: ComposerProps) {
+export function Composer({ label, participants, panels, onSend, onTyping, hint, inputRef, refusal, replyingTo, notice, files }: ComposerProps) {
   const [text, setText] = useState("");
   const [refused, setRefused] = useState<string | null>(null);
   const [caret, setCaret] = useState(0);
@@ -67,10 +80,13 @@ export function Composer({ label, participants, panels, onSend, onTyping, hint, 
   const preview = panelPreview(text, participants, panels);
   const bytes = encoder.encode(text).length;
   const tooLong = bytes > MAX_MESSAGE_BYTES;
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const sendable = (text.trim().length > 0 || (files?.readyIds.length ?? 0) > 0) && !tooLong && !files?.uploading;
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (text.trim().length === 0 || tooLong) return;
+    if (!sendable) return;
     onSend(text);
     setText("");
     setCaret(0);
@@ -105,7 +121,22 @@ export function Composer({ label, participants, panels, onSend, onTyping, hint, 
   };
 
   return (
-    <form onSubmit={submit} className="relative border-t border-slate-200 p-2 sm:p-3 dark:border-slate-800">
+    <form
+      onSubmit={submit}
+      onDragOver={(event) => {
+        if (!files || !event.dataTransfer.types.includes("Files")) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        if (!files || event.dataTransfer.files.length === 0) return;
+        event.preventDefault();
+        setDragging(false);
+        files.add([...event.dataTransfer.files]);
+      }}
+      className={`relative border-t border-slate-200 p-2 sm:p-3 dark:border-slate-800 ${dragging ? "bg-brand-50 dark:bg-slate-800" : ""}`}
+    >
       {options.length > 0 && (
         <ul role="listbox" id="mention-options" aria-label="Mention someone" className="absolute bottom-full left-3 mb-1 w-72 max-w-[calc(100%-1.5rem)] rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           {options.map((option, index) => (
@@ -138,6 +169,7 @@ export function Composer({ label, participants, panels, onSend, onTyping, hint, 
           </button>
         </div>
       )}
+      {files && <ComposerUploads uploads={files.uploads} onRemove={files.remove} />}
       <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 focus-within:border-brand-600 focus-within:ring-2 focus-within:ring-brand-600/40 dark:border-slate-600 dark:bg-slate-900">
         <textarea
           ref={input}
@@ -159,11 +191,33 @@ export function Composer({ label, participants, panels, onSend, onTyping, hint, 
           }}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={(event) => {
+            if (!files || event.clipboardData.files.length === 0) return;
+            event.preventDefault();
+            files.add([...event.clipboardData.files]);
+          }}
           className="max-h-48 min-h-[1.5rem] min-w-0 flex-1 resize-none bg-transparent text-slate-900 outline-none placeholder:text-slate-500 dark:text-slate-100 dark:placeholder:text-slate-400"
         />
+        {files && (
+          <>
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              hidden
+              onChange={(event) => {
+                files.add([...(event.target.files ?? [])]);
+                event.target.value = "";
+              }}
+            />
+            <button type="button" onClick={() => picker.current?.click()} aria-label="Attach files" title="Attach files (or paste, or drop them here)" className="rounded-lg px-2 py-1.5 text-sm text-muted-strong hover:bg-slate-100 dark:hover:bg-slate-800">
+              <span aria-hidden="true">📎</span>
+            </button>
+          </>
+        )}
         <button
           type="submit"
-          disabled={text.trim().length === 0 || tooLong}
+          disabled={!sendable}
           className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-40"
         >
           Send

@@ -11,6 +11,7 @@ import type { PanelChoice } from "@/lib/panels/list-panel-choices";
 import { PANEL_HANDLE } from "@/lib/panels/panel-rules";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { flattenMessages } from "@/hooks/message-cache";
+import { useAttachmentUploads } from "@/hooks/use-attachment-uploads";
 import { useConversationMessages } from "@/hooks/use-conversation-messages";
 import { useLiveConversation } from "@/hooks/use-live-conversation";
 import { useLiveReplies } from "@/hooks/use-live-replies";
@@ -69,6 +70,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received, changed } = useConversationMessages(conversation.id, initialPage);
   const changes = useMessageChanges(messageActions, changed);
   const [replyingTo, setReplyingTo] = useState<MessageDto | null>(null);
+  const uploads = useAttachmentUploads(conversation.id);
   const { pending, send, retry, discard, unknownMentions, refusal } = useSendMessage(conversation.id, postMessage, received);
   const typing = useTyping(conversation.id, userId);
   const replies = useLiveReplies(conversation.id);
@@ -140,8 +142,9 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
     setLastSent(content);
     typing.stopped();
     scrollToBottom();
-    send(content, replyingTo?.id);
+    send(content, { replyToMessageId: replyingTo?.id, attachmentIds: uploads.readyIds });
     setReplyingTo(null);
+    uploads.clear();
   };
 
   // An agent chat named after its first message is still a message to its agent.
@@ -194,6 +197,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
             hint={hint}
             refusal={refusal}
             notice={changes.notice}
+            files={uploads}
             replyingTo={replyingTo && { authorName: authorName(replyingTo.author), excerpt: replyingTo.content.slice(0, 120), onCancel: () => setReplyingTo(null) }}
           />
         )}

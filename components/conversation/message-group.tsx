@@ -5,6 +5,7 @@ import { AgentBadge } from "./agent-badge";
 import type { MessageGroup as Group } from "./group-messages";
 import { Markdown } from "./markdown";
 import { messageRow } from "./message-layout";
+import { MessageAttachments } from "./message-attachments";
 import { MessageChrome, type MessageContext } from "./message-item";
 import type { MentionHandles } from "./remark-mentions";
 import { ReplyDetails } from "./reply-details";
@@ -67,6 +68,7 @@ export function MessageGroup({ group, handles, onInspect, onOpenFork, context, h
             ) : (
               <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} />
             )}
+            <MessageAttachments attachments={message.attachments} />
             {message.metadata.panelId && <PanelOnQuestion panelId={message.metadata.panelId} />}
             {message.metadata.panel && <PanelResult panelId={message.metadata.panel.panelId} />}
             <span className="flex flex-wrap items-center gap-2">
