@@ -1,4 +1,4 @@
-import { jsonResponse } from "@/lib/http/json-response";
+import { errorResponse } from "@/lib/http/json-response";
 import { requireApiUser } from "@/lib/session/api-user";
 import { parseAttachmentId } from "./attachment-input";
 import { attachmentResponse } from "./attachment-response";
@@ -11,6 +11,6 @@ export async function serveAttachment(request: Request, attachmentId: string, th
     const file = await readAttachment(runtime.db.prisma, runtime.attachments.store, { userId: user.id, attachmentId: parseAttachmentId(attachmentId), thumbnail });
     return attachmentResponse(file);
   } catch (error) {
-    return jsonResponse(thumbnail ? "attachment-thumbnail" : "read-attachment", () => Promise.reject(error));
+    return errorResponse(thumbnail ? "attachment-thumbnail" : "read-attachment", error);
   }
 }

@@ -21,9 +21,24 @@ export async function jsonResponse<T>(name: string, run: () => Promise<T | WithS
     const result = await run();
     return result instanceof WithStatus ? Response.json({ data: result.data }, { status: result.status }) : Response.json({ data: result });
   } catch (error) {
-    const failure = toClientError(error, "route failed", { route: name });
-    return Response.json({ error: toErrorPayload(failure) }, { status: failure.status, headers: headersByCode[failure.code] });
+    return errorResponse(name, error);
   }
+}
+
+/** A failure as `{ error }` with its HTTP status (logged when it is not the client's doing), for routes that answer otherwise with something else than JSON. */
+export function errorResponse(name: string, error: unknown): Response {
+  const failure = toClientError(error, "route failed", { route: name });
+  return Response.json({ error: toErrorPayload(failure) }, { status: failure.status, headers: headersByCode[failure.code] });
+}
+
+/** The file of a multipart upload (field "file"), or a 400 that says how to send one. */
+export async function readUploadedFile(request: Request): Promise<File> {
+  const form = await request.formData().catch(() => {
+    throw new AppError("bad_request", "Send the file as multipart/form-data in a field named file.");
+  });
+  const file = form.get("file");
+  if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload (a field named file).");
+  return file;
 }
 
 /** The request's JSON body, or a 400 that shows what is expected. */

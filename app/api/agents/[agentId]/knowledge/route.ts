@@ -1,5 +1,4 @@
-import { AppError } from "@/lib/errors/app-error";
-import { jsonResponse, WithStatus } from "@/lib/http/json-response";
+import { jsonResponse, readUploadedFile, WithStatus } from "@/lib/http/json-response";
 import { listDocuments } from "@/lib/knowledge/manage-documents";
 import { extractionLimits } from "@/lib/knowledge/extract-text";
 import { uploadDocument } from "@/lib/knowledge/upload-document";
@@ -19,11 +18,7 @@ export async function GET(request: Request, { params }: Params) {
 export async function POST(request: Request, { params }: Params) {
   return jsonResponse("upload-knowledge", async () => {
     const { runtime, user } = await requireApiUser(request);
-    const form = await request.formData().catch(() => {
-      throw new AppError("bad_request", "Send the file as multipart/form-data in a field named file.");
-    });
-    const file = form.get("file");
-    if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload (a field named file).");
+    const file = await readUploadedFile(request);
     const document = await uploadDocument(runtime.db.prisma, {
       actor: user,
       agentId: (await params).agentId,

@@ -1,6 +1,5 @@
-import { readUploadedFile } from "@/lib/attachments/attachment-input";
 import { uploadAttachment } from "@/lib/attachments/upload-attachment";
-import { jsonResponse, WithStatus } from "@/lib/http/json-response";
+import { jsonResponse, readUploadedFile, WithStatus } from "@/lib/http/json-response";
 import { requireApiUser } from "@/lib/session/api-user";
 
 /** Attaches a file (multipart field "file") in the conversation, to be sent with a message: 201 with its id, name, type and size. */
