@@ -22,8 +22,9 @@ async function main(): Promise<void> {
   const { startChorus } = await import("@/lib/server/start-chorus");
   const handle = app.getRequestHandler();
   const server = await startChorus({ env, db, handle: (req, res) => void handle(req, res) });
-  exitOnSignals(async () => {
-    await server.close();
+  exitOnSignals(async (stage) => {
+    await server.close(stage);
+    stage("closing Next.js");
     await app.close?.();
   });
 }

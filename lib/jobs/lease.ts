@@ -125,6 +125,20 @@ export function publishingWhileHeld<Deps extends { publisher(): object }>(deps: 
   return { ...deps, publisher: () => whileHeld(deps.publisher(), lease) };
 }
 
+/**
+ * Calls `stop` once when the lease's work must end, at once if it already has: a listener added
+ * to an aborted signal is never called, and work that waits for it would wait forever. Returns
+ * the way to stop listening.
+ */
+export function onLeaseEnd(lease: Pick<Lease, "signal">, stop: () => void): () => void {
+  if (lease.signal.aborted) {
+    queueMicrotask(stop);
+    return () => {};
+  }
+  lease.signal.addEventListener("abort", stop, { once: true });
+  return () => lease.signal.removeEventListener("abort", stop);
+}
+
 /** True when the error (or the abort that caused it) means the lease was lost or the node is stopping: not a failure of the job. */
 export function endedByLease(lease: Lease, error: unknown): boolean {
   return error instanceof LeaseLost || (lease.signal.aborted && (lease.signal.reason === LEASE_LOST || lease.signal.reason === NODE_STOPPING));

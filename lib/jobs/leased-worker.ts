@@ -4,6 +4,9 @@ import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { claimJob, deferJob, releaseJob, renewJob, retryJob, type JobTable } from "./job-table";
 import { endedByLease, HeldLease, NODE_STOPPING, RetryLater, type Lease } from "./lease";
 
+/** A job still running this long after stop() is named in the log. */
+const SLOW_STOP_MS = 3_000;
+
 /** What every claimed job has: its row id, this claim's attempt, the failures before it and why the last one failed. */
 export interface ClaimedJob {
   id: string;
@@ -166,7 +169,10 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
       // A claim under way finishes first (and gives back what it took), so no job starts after stop().
       await drained;
       for (const lease of running.values()) lease.stop();
+      // Work that ignores its signal would hold the node's shutdown: say which, while it waits.
+      const slow = setTimeout(() => log.warn(`${table.kind} still running after stop`, { jobs: [...running.values()].map(({ id, attempt }) => ({ id, attempt })) }), SLOW_STOP_MS);
       await Promise.allSettled([...running.keys()]);
+      clearTimeout(slow);
     },
   };
 }

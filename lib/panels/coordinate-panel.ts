@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describeContext } from "@/lib/context/describe-context";
 import type { Prisma } from "@/lib/db/open-database";
 import { fenceOf, type Fence } from "@/lib/jobs/job-table";
-import { endedByLease, publishingWhileHeld, type Lease } from "@/lib/jobs/lease";
+import { endedByLease, onLeaseEnd, publishingWhileHeld, type Lease } from "@/lib/jobs/lease";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { countTokens } from "@/lib/llm/token-counter";
 import { LlmError, type LlmProvider } from "@/lib/llm/types";
@@ -110,8 +110,7 @@ class PanelRun {
   async run(): Promise<void> {
     const { panel } = this.state;
     // The node is stopping or lost the lease: leave without finishing (another node resumes).
-    const onStop = () => this.settle();
-    this.stop.addEventListener("abort", onStop);
+    const stopListening = onLeaseEnd(this.lease, () => this.settle());
     const timer = setTimeout(() => this.end("time"), Math.max(0, panel.deadline.getTime() - Date.now()));
     try {
       await Promise.all(this.members.map((member) => this.load(member)));
@@ -120,7 +119,7 @@ class PanelRun {
       await this.finished;
     } finally {
       clearTimeout(timer);
-      this.stop.removeEventListener("abort", onStop);
+      stopListening();
       for (const member of this.members) member.controller?.abort(ENDED);
       await Promise.allSettled([...this.running]);
     }

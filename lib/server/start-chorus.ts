@@ -19,7 +19,8 @@ type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export interface ChorusServer {
   port: number;
   /** Graceful: see docs/architecture.md, "Shutdown". */
-  close(): Promise<void>;
+  /** `stage` is told each stage as it starts (see exitOnSignals). */
+  close(stage?: (name: string) => void): Promise<void>;
 }
 
 /** How long shutdown waits for requests and socket events already being answered. */
@@ -64,17 +65,21 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
 
   return {
     port,
-    async close() {
+    async close(stage = () => {}) {
       // No new connections; what is being answered finishes and is announced while the
       // sockets and the Redis link are still up.
+      stage("draining requests and sockets");
       httpServer.close();
       await Promise.all([requests.drain(DRAIN_MS), realtime.drain(DRAIN_MS)]);
       // Running agent turns give their dispatch back: another node answers at once.
+      stage("stopping agent turns and panels");
       await stopAgents(runtime);
       // Sockets go (recoverably): they reconnect to another node and catch up from the database.
+      stage("closing sockets and Redis");
       await realtime.close();
       runtime.realtime = noopPublisher;
       await redis?.close();
+      stage("stopping background work and the database");
       await closeRuntime();
       httpServer.closeAllConnections();
     },
