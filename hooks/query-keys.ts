@@ -7,4 +7,5 @@ export const queryKeys = {
   panel: (panelId: string) => ["panel", panelId] as const,
   forks: (conversationId: string) => ["conversation", conversationId, "forks"] as const,
   turnLoad: () => ["admin", "turn-load"] as const,
+  attachmentText: (attachmentId: string) => ["attachment", attachmentId, "text"] as const,
 };

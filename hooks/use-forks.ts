@@ -2,14 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ForkDetail, ForkSummary } from "@/lib/handoffs/read-forks";
+import { getJson } from "./get-json";
 import { queryKeys } from "./query-keys";
-
-async function getJson<T>(url: string, failure: string): Promise<T> {
-  const response = await fetch(url);
-  const body = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(body?.error?.message ?? failure);
-  return body.data;
-}
 
 /** While the specialist works, the fork is read again every so often; a finished fork never changes. */
 const RUNNING_REFRESH_MS = 1_500;
