@@ -39,7 +39,7 @@ async function measureAssembly(): Promise<BenchResult[]> {
     const summarize: Summarize = async ({ messages }) => ({ text: "The team planned the release and agreed on the checklist.", fromSeq: messages[0]!.seq, toSeq: messages.at(-1)!.seq });
     const input: AssemblyInput = {
       turn: { turnId: "bench", conversationId: "bench", agent: { id: AGENT, handle: "bench", model: "gpt-4o-mini" } },
-      config: { maxWorkingMemoryTokens: BUDGET, historyWindow: HISTORY + 1, pruningStrategy: strategy, minHistoryMessages: 4, slidingWindowTurns: 10, summarizeFraction: 0.3 },
+      config: { maxWorkingMemoryTokens: BUDGET, historyWindow: HISTORY + 1, pruningStrategy: strategy, minHistoryMessages: 4, slidingWindowTurns: 10, summarizeFraction: 0.3, acceptsImages: false, maxAttachmentTokens: 2_000 },
       systemPrompt: "You are a helpful release manager.",
       history,
       current,

@@ -12,7 +12,7 @@ interface Field {
   name: FieldName;
   label: string;
   hint?: string;
-  input: "text" | "textarea" | "number" | "color" | { options: [value: string, label: string][] };
+  input: "text" | "textarea" | "number" | "color" | "checkbox" | { options: [value: string, label: string][] };
   step?: string;
 }
 
@@ -35,6 +35,7 @@ const sections: { title: string; fields: Field[] }[] = [
       { name: "temperature", label: "Temperature", input: "number", step: "0.1" },
       { name: "maxOutputTokens", label: "Max output tokens", input: "number" },
       { name: "historyWindow", label: "History window", hint: "How many of the latest messages the agent sees.", input: "number" },
+      { name: "acceptsImages", label: "Model accepts images", hint: "Images people attach are shown to the model; otherwise it is told their names only.", input: "checkbox" },
     ],
   },
   {
@@ -53,6 +54,7 @@ const sections: { title: string; fields: Field[] }[] = [
       { name: "semanticTopK", label: "Semantic top K", input: "number" },
       { name: "episodicTopK", label: "Episodic top K", input: "number" },
       { name: "procedureThreshold", label: "Procedure match threshold", hint: "Least similarity (0–1) for a procedure matched by meaning.", input: "number", step: "0.05" },
+      { name: "maxAttachmentTokens", label: "Attachment text limit (tokens)", hint: "A file's text beyond this many tokens is cut.", input: "number" },
     ],
   },
 ];
@@ -64,6 +66,9 @@ const inputClass = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2
 function FieldInput({ field, value, onChange, describedBy, invalid }: { field: Field; value: string; onChange: (value: string) => void; describedBy?: string; invalid: boolean }) {
   const common = { id: `agent-${field.name}`, name: field.name, value, "aria-describedby": describedBy, "aria-invalid": invalid || undefined, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
   if (field.input === "textarea") return <textarea {...common} rows={5} className={inputClass} />;
+  if (field.input === "checkbox") {
+    return <input id={common.id} name={common.name} aria-describedby={describedBy} aria-invalid={common["aria-invalid"]} type="checkbox" checked={value === "true"} onChange={(event) => onChange(String(event.target.checked))} className="mt-2 block h-4 w-4" />;
+  }
   if (typeof field.input === "object") {
     return (
       <select {...common} className={inputClass}>

@@ -1,5 +1,5 @@
-import type { SnapshotItem, SnapshotSection } from "@/lib/context/types";
-import { reasonText, sectionStyle } from "./section-style";
+import type { AttachmentItem, SnapshotItem, SnapshotSection } from "@/lib/context/types";
+import { attachmentAsText, reasonText, sectionStyle } from "./section-style";
 
 /** Words for an item: the message it was (history) or where it came from (memory). */
 export type DescribeItem = (item: SnapshotItem, section: SnapshotSection["kind"]) => string;
@@ -19,6 +19,25 @@ function ItemRow({ item, describe, kind }: { item: SnapshotItem; describe: Descr
         {facts.join(" · ")}
         {item.reason && <span className={item.included ? "" : "font-semibold text-danger"}>{` · ${item.included ? "" : "excluded: "}${reasonText[item.reason] ?? item.reason}`}</span>}
       </span>
+      {item.attachments && item.attachments.length > 0 && (
+        <ul className="mt-1 border-l-2 border-slate-200 pl-2 dark:border-slate-700" aria-label="Attachments">
+          {item.attachments.map((file) => (
+            <AttachmentRow key={file.id} file={file} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** A message's file: how it was sent, what it added, and why it was not read when it was not. */
+function AttachmentRow({ file }: { file: AttachmentItem }) {
+  const name = `📎 ${file.name}`;
+  return (
+    <li className="text-xs">
+      {file.included ? <span>{name}</span> : <del className="text-muted">{name}</del>}
+      <span className="text-muted">{` · ${file.mediaType}${file.included ? ` · ${attachmentAsText[file.as]}` : ""} · ${file.tokens.toLocaleString()} tokens`}</span>
+      {file.reason && <span className={file.included ? "text-muted" : "font-semibold text-danger"}>{` · ${file.included ? "" : "not read: "}${reasonText[file.reason] ?? file.reason}`}</span>}
     </li>
   );
 }

@@ -18,4 +18,10 @@ export const reasonText: Record<string, string> = {
   budget: "over budget",
   regex: "matched by pattern",
   embedding: "matched by meaning",
+  truncated: "cut to the agent's limit",
+  not_an_image_model: "the model does not accept images",
+  no_text: "no text to read",
 };
+
+/** How a file reached the model. */
+export const attachmentAsText = { text: "read as text", image: "seen as an image", note: "named only" } as const;

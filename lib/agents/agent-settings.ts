@@ -20,6 +20,9 @@ export const contextSettingsSchema = z.object({
   semanticTopK: integer("Semantic top K", 0, 50).default(5),
   episodicTopK: integer("Episodic top K", 0, 50).default(5),
   procedureThreshold: decimal("Procedure match threshold", 0, 1).default(0.75),
+  // Forms send "true" or "false".
+  acceptsImages: z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")], { error: "Say whether the model accepts images." }).default(false),
+  maxAttachmentTokens: integer("Attachment text limit", 100, 100_000).default(2_000),
 });
 
 export type ContextSettings = z.infer<typeof contextSettingsSchema>;

@@ -1,4 +1,5 @@
-import type { ConversationMessage } from "@/lib/context/types";
+import { kindOf } from "@/lib/attachments/attachment-kind";
+import type { ConversationMessage, MessageAttachment } from "@/lib/context/types";
 import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 
@@ -56,7 +57,12 @@ interface Row {
   watchedConversationId: string;
   participantUserIds: string[];
   forkDepth: number;
-  window: (Omit<ConversationMessage, "tokens"> & { tokenCount: number | null; tokenEncoding: string | null; authorUserId: string | null })[];
+  window: (Omit<ConversationMessage, "tokens" | "attachments"> & {
+    tokenCount: number | null;
+    tokenEncoding: string | null;
+    authorUserId: string | null;
+    attachments: Omit<MessageAttachment, "image">[] | null;
+  })[];
 }
 
 /**
@@ -97,7 +103,9 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
       SELECT "id", -1 AS "position" FROM "messages" WHERE ${summaryOnly} AND "id" = ${job.messageId}
     ), recent AS (
       SELECT m."id", m."seq", p."position", m."role", m."content", m."authorAgentId", m."authorUserId", COALESCE(u."handle", a."handle") AS "authorHandle",
-             m."tokenCount", m."tokenEncoding", m."metadata"
+             m."tokenCount", m."tokenEncoding", m."metadata",
+             (SELECT json_agg(json_build_object('id', f."id", 'name', f."name", 'mediaType', f."mediaType", 'bytes', f."bytes", 'text', f."text") ORDER BY f."position")
+              FROM "attachments" f WHERE f."messageId" = m."id") AS "attachments"
       FROM picked p
       JOIN "messages" m ON m."id" = p."id"
       LEFT JOIN "users" u ON u."id" = m."authorUserId"
@@ -111,11 +119,11 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
                'id', "id", 'seq', "seq", 'role', "role", 'content', "content", 'authorAgentId', "authorAgentId", 'authorUserId', "authorUserId", 'authorHandle', "authorHandle",
                'tokenCount', "tokenCount", 'tokenEncoding', "tokenEncoding",
                'kind', CASE WHEN ("metadata"->>'isHandoffSummary')::boolean THEN 'handoff_summary' WHEN ("metadata"->>'isToolResult')::boolean THEN 'tool_result' END,
-               'toolName', "metadata"->>'toolName') ORDER BY "position")
+               'toolName', "metadata"->>'toolName', 'attachments', "attachments") ORDER BY "position")
              FROM recent), '[]'::json) AS "window"`;
   if (!row?.agent) throw new Error(`agent ${job.agentId} of dispatch ${job.id} no longer exists`);
   const askedBy = row.window.at(-1)?.authorUserId ?? null;
-  const window = row.window.map(({ tokenCount, tokenEncoding, kind, toolName, id, seq, role, content, authorAgentId, authorHandle }): ConversationMessage => ({
+  const window = row.window.map(({ tokenCount, tokenEncoding, kind, toolName, id, seq, role, content, authorAgentId, authorHandle, attachments }): ConversationMessage => ({
     id,
     seq,
     role,
@@ -125,6 +133,7 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
     tokens: tokenCount !== null && tokenEncoding ? { count: tokenCount, encoding: tokenEncoding } : null,
     ...(kind ? { kind } : {}),
     ...(toolName ? { toolName } : {}),
+    ...(attachments ? { attachments: attachments.map((file) => ({ ...file, image: kindOf(file.mediaType) === "image" })) } : {}),
   }));
   const current = window.pop();
   if (!current || current.id !== askId) throw new Error(`message ${askId} of dispatch ${job.id} no longer exists`);

@@ -1,7 +1,8 @@
 import type { TokenCounter } from "@/lib/llm/token-counter";
 import type { ChatMessage } from "@/lib/llm/types";
+import { MessageFiles } from "./attachment-forms";
 import { MessageCosts, REPLY_PRIMING_TOKENS } from "./message-costs";
-import { HistoryLedger, type Speaker } from "./history-ledger";
+import { HistoryLedger, type FilesOf, type Speaker } from "./history-ledger";
 import { fifoDrops, slidingWindowKeeps } from "./pruners";
 import { episodesText, knowledgeText, procedureText, speakerName, summaryText } from "./section-text";
 import type {
@@ -76,9 +77,14 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   const contentTokensOf = (source: ConversationMessage) =>
     source.tokens && source.tokens.encoding === deps.counter.encoding ? source.tokens.count : costs.content(source.content);
 
+  // A message's files are sent with it (frames, image parts, notes) and counted as sent.
+  const filesOf: FilesOf = {
+    of: (source) => new MessageFiles(source.attachments ?? [], config, deps.counter),
+    cost: (source, files) => costs.parts(files.content(source.content)),
+  };
   // App notices take no place in the window; the window counts the current message.
-  const history = new HistoryLedger(windowOf(input.history, config.historyWindow - 1), speakerOf, contentTokensOf);
-  const current = new HistoryLedger([input.current], speakerOf, contentTokensOf);
+  const history = new HistoryLedger(windowOf(input.history, config.historyWindow - 1), speakerOf, contentTokensOf, filesOf);
+  const current = new HistoryLedger([input.current], speakerOf, contentTokensOf, filesOf);
   const system = fixedSection(costs, input.systemPrompt);
   const procedure: Scored<NonNullable<Retrieved["procedure"]>> | null = input.retrieved.procedure ? { value: input.retrieved.procedure, included: true } : null;
   const knowledge = byScore(input.retrieved.knowledge);
@@ -122,7 +128,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
     const count = Math.floor(kept.length * config.summarizeFraction);
     if (count > 0 && deps.summarize) {
       try {
-        const result = await deps.summarize({ messages: kept.slice(0, count).map((index) => history.sources[index]!) });
+        const result = await deps.summarize({ messages: kept.slice(0, count).map((index) => history.summarySource(index)) });
         const content = summaryText(result.text);
         const contentTokens = costs.content(content);
         summary = { ...result, contentTokens, cost: costs.message({ role: "system", content }, contentTokens), included: true };
@@ -133,6 +139,12 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
       }
     }
     if (over()) runFifo();
+  }
+
+  // Files in the history that remains are read no more, oldest message first, before any memory gives way.
+  for (const index of history.includedIndexes()) {
+    if (!over()) break;
+    history.noteFiles(index, "budget");
   }
 
   // 3. Retrieved memory gives way, lowest score first: episodes, then knowledge; then the procedure.
@@ -150,6 +162,8 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   // 4. History loses its oldest messages, below any minimum; then the summary itself.
   for (let index = 0; index < history.length && over(); index++) history.exclude(index, "budget");
   if (over() && summary) summary.included = false;
+  // What a person just attached outranks older history, but not the turn itself.
+  if (over()) current.noteFiles(0, "budget");
 
   const failed = over();
   const messages: ChatMessage[] = failed
@@ -185,6 +199,8 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
     { kind: "current", tokens: current.cost, items: current.items },
   ];
   if (failed) for (const section of sections) for (const item of section.items) item.included = item.included && (section.kind === "system" || section.kind === "current");
+  history.recordFiles(costs);
+  current.recordFiles(costs);
 
   return {
     messages,

@@ -1,4 +1,4 @@
-import type { ContextSnapshot, SnapshotSection } from "./types";
+import type { AttachmentItem, ContextSnapshot, SnapshotSection } from "./types";
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
@@ -15,8 +15,10 @@ function describeSection(section: SnapshotSection): string | null {
   switch (section.kind) {
     case "system":
       return `system prompt (${tokens})`;
-    case "current":
-      return `current message (${tokens})`;
+    case "current": {
+      const files = section.items[0]?.attachments ?? [];
+      return `current message (${tokens})${files.length > 0 ? ` with ${plural(files.length, "attachment")}: ${files.map(describeFile).join(", ")}` : ""}`;
+    }
     case "summary":
       return kept.length > 0 ? `summary of ${kept[0]!.source} (${tokens})` : null;
     case "history": {
@@ -29,6 +31,13 @@ function describeSection(section: SnapshotSection): string | null {
     default:
       return kept.length > 0 ? `${section.kind}: ${plural(kept.length, "item")} (${tokens})` : null;
   }
+}
+
+/** How a file reached the model: `notes.txt (read as text, cut)`, `photo.png (not read: not_an_image_model)`. */
+function describeFile(file: AttachmentItem): string {
+  if (!file.included) return `${file.name} (not read: ${file.reason ?? "budget"})`;
+  if (file.as === "image") return `${file.name} (seen as an image)`;
+  return `${file.name} (read as text${file.reason === "truncated" ? ", cut" : ""})`;
 }
 
 /**

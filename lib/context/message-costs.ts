@@ -1,10 +1,11 @@
-import type { TokenCounter } from "@/lib/llm/token-counter";
+import { countContent, type TokenCounter } from "@/lib/llm/token-counter";
 import type { ChatMessage } from "@/lib/llm/types";
 
 /** OpenAI's counting (the cookbook's num_tokens_from_messages): per message, per name, and the reply's priming. */
 export const PER_MESSAGE_TOKENS = 3;
 export const PER_NAME_TOKENS = 1;
 export const REPLY_PRIMING_TOKENS = 3;
+
 
 /**
  * Token costs of chat messages for one encoding. Role and name counts are cached; content counts
@@ -18,6 +19,11 @@ export class MessageCosts {
 
   content(text: string): number {
     return this.counter.count(text);
+  }
+
+  /** A message's content as sent: a string, or its text part plus each image part. */
+  parts(content: ChatMessage["content"]): number {
+    return countContent(content, (text) => this.content(text));
   }
 
   /** What `message` adds to the prompt, given its content's count. */
@@ -43,5 +49,5 @@ export class MessageCosts {
 /** The whole array as OpenAI counts it, reply priming included: the budget's definition. */
 export function countPrompt(messages: ChatMessage[], counter: TokenCounter): number {
   const costs = new MessageCosts(counter);
-  return messages.reduce((sum, message) => sum + costs.message(message, costs.content(message.content)), REPLY_PRIMING_TOKENS);
+  return messages.reduce((sum, message) => sum + costs.message(message, costs.parts(message.content)), REPLY_PRIMING_TOKENS);
 }

@@ -9,6 +9,10 @@ export interface ContextConfig {
   minHistoryMessages: number;
   slidingWindowTurns: number;
   summarizeFraction: number;
+  /** The model is shown images (as low-detail image parts); otherwise an image is a note. */
+  acceptsImages: boolean;
+  /** A file's text beyond this many tokens is cut. */
+  maxAttachmentTokens: number;
 }
 
 /** A message of the conversation as stored: the core decides how the agent sees it. */
@@ -25,6 +29,21 @@ export interface ConversationMessage {
   /** Handoff summaries and tool results say so in the inspector. */
   kind?: "handoff_summary" | "tool_result";
   toolName?: string;
+  /** Files sent with the message, in the order attached. */
+  attachments?: MessageAttachment[];
+}
+
+/** A file as a turn may read it. */
+export interface MessageAttachment {
+  id: string;
+  name: string;
+  /** Sniffed from the bytes. */
+  mediaType: string;
+  bytes: number;
+  /** The text of a text-like file or a PDF; null when it has none. */
+  text: string | null;
+  /** An image a model can be shown (PNG, JPEG, GIF, WebP). */
+  image: boolean;
 }
 
 export interface RetrievedProcedure {
@@ -92,6 +111,24 @@ export interface SnapshotItem {
   score?: number;
   seq?: number;
   source?: string;
+  /** A message's files: how each was sent, what it added and whether it was read. */
+  attachments?: AttachmentItem[];
+}
+
+/** Why a file was not read: `summarized` for one whose message went into the summary. */
+export type AttachmentNoteReason = "not_an_image_model" | "no_text" | "budget" | "summarized";
+
+export interface AttachmentItem {
+  id: string;
+  name: string;
+  mediaType: string;
+  bytes: number;
+  as: "text" | "image" | "note";
+  /** What it adds to its message: its frame or note (leading blank line included), or 85 for an image part. */
+  tokens: number;
+  included: boolean;
+  /** A note's reason; `truncated` for a cut file; the message's reason when the message was left out. */
+  reason?: string;
 }
 
 export interface SnapshotSection {

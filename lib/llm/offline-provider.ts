@@ -1,6 +1,6 @@
 import { EPISODE_INSTRUCTION, SUMMARY_INSTRUCTION } from "./instructions";
-import { countTokens } from "./token-counter";
-import { LlmError, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
+import { countContent, countTokens } from "./token-counter";
+import { LlmError, textOf, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
 
 /**
  * The model used when no API key is configured: deterministic, streamed in chunks, and honest
@@ -19,7 +19,7 @@ export function createOfflineProvider({ chunkDelayMs = 12 }: { chunkDelayMs?: nu
         if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
         yield { type: "delta", text: piece };
       }
-      const inputTokens = request.messages.reduce((sum, message) => sum + countTokens(message.content, request.model), 0);
+      const inputTokens = request.messages.reduce((sum, message) => sum + countContent(message.content, (text) => countTokens(text, request.model)), 0);
       yield { type: "usage", inputTokens, outputTokens: countTokens(reply, request.model) };
     },
   };
@@ -27,15 +27,16 @@ export function createOfflineProvider({ chunkDelayMs = 12 }: { chunkDelayMs?: nu
 
 export function offlineReply(request: CompletionRequest): string {
   const { messages, contextReport } = request;
-  const asked = messages.at(-1)?.content ?? "";
+  const asked = textOf(messages.at(-1)?.content ?? "");
   if (asked.startsWith(SUMMARY_INSTRUCTION)) return extractiveSummary(asked.slice(SUMMARY_INSTRUCTION.length), request.model, request.maxOutputTokens);
   if (asked.startsWith(EPISODE_INSTRUCTION)) return extractiveEpisode(asked.slice(EPISODE_INSTRUCTION.length), request.model);
   const system = messages.filter((message) => message.role === "system");
   const conversation = messages.filter((message) => message.role !== "system");
   const current = conversation.at(-1);
   const history = conversation.length - 1;
-  const quoted = quotable(current?.content ?? "").replace(/\s+/g, " ").trim();
-  const steps = numberedSteps(current?.content ?? "");
+  const said = textOf(current?.content ?? "");
+  const quoted = quotable(said).replace(/\s+/g, " ").trim();
+  const steps = numberedSteps(said);
   const sections = [system.length > 0 && "system prompt", history > 0 && `history (${history} message${history === 1 ? "" : "s"})`, "current message"].filter(Boolean);
   return [
     `(offline model) You said: "${quoted.length > 160 ? `${quoted.slice(0, 157)}…` : quoted}"`,
@@ -74,7 +75,7 @@ function extractiveSummary(body: string, model: string, maxTokens: number): stri
 
 /** Chorus's own requests (summaries, episodes) stream to no one: no pace. */
 function isInternal(request: CompletionRequest): boolean {
-  const asked = request.messages.at(-1)?.content ?? "";
+  const asked = textOf(request.messages.at(-1)?.content ?? "");
   return asked.startsWith(SUMMARY_INSTRUCTION) || asked.startsWith(EPISODE_INSTRUCTION);
 }
 

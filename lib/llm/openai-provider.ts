@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { log } from "@/lib/log/logger";
-import { LlmError, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { LlmError, type ChatMessage, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -9,6 +10,8 @@ export interface OpenAIProviderOptions {
   timeoutMs?: number;
   /** 5xx and network errors are retried (before anything streamed) with exponential backoff. */
   maxRetries?: number;
+  /** Puts the files' bytes in place of image parts' `attachment:ID` (see lib/attachments/inline-images). */
+  inlineImages?: (messages: ChatMessage[]) => Promise<ChatMessage[]>;
 }
 
 /** Before retry n (0-based): 0.5 s, 1 s, 2 s… with jitter, so nodes retrying together spread out. */
@@ -23,7 +26,7 @@ const MAX_RATE_LIMIT_WAIT_MS = 60_000;
  * for, or, for a caller that waits it out itself (`deferRateLimit`: an agent turn gives its slot
  * back), failed at once with that wait.
  */
-export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxRetries = 2 }: OpenAIProviderOptions): LlmProvider {
+export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxRetries = 2, inlineImages = async (messages) => messages }: OpenAIProviderOptions): LlmProvider {
   const client = new OpenAI({ apiKey, baseURL, timeout: timeoutMs, maxRetries: 0 });
   return {
     name: "openai",
@@ -31,7 +34,7 @@ export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxR
       for (let attempt = 0; ; attempt++) {
         let streamed = false;
         try {
-          for await (const event of streamOnce(client, request)) {
+          for await (const event of streamOnce(client, request, inlineImages)) {
             streamed = true;
             yield event;
           }
@@ -60,11 +63,12 @@ function retryWait(failure: LlmError, attempt: number, request: CompletionReques
 }
 
 /** One request, streamed: text, tool calls (after the text) and usage. */
-async function* streamOnce(client: OpenAI, request: CompletionRequest): AsyncIterable<StreamEvent> {
+async function* streamOnce(client: OpenAI, request: CompletionRequest, inlineImages: NonNullable<OpenAIProviderOptions["inlineImages"]>): AsyncIterable<StreamEvent> {
   const stream = await client.chat.completions.create(
     {
       model: request.model,
-      messages: request.messages,
+      // Image parts are only ever on user messages (people attach files), which is what OpenAI accepts.
+      messages: (await inlineImages(request.messages)) as ChatCompletionMessageParam[],
       temperature: request.temperature,
       max_tokens: request.maxOutputTokens,
       stream: true,

@@ -1,7 +1,7 @@
 import { createOfflineProvider } from "./offline-provider";
 import { createOpenAIProvider } from "./openai-provider";
 import { withRateLimits, type ProviderRateLimits } from "./provider-usage";
-import type { LlmProvider } from "./types";
+import type { ChatMessage, LlmProvider } from "./types";
 import type { Prisma } from "@/lib/db/open-database";
 
 /**
@@ -15,15 +15,17 @@ export function createProviderRegistry({
   timeoutMs,
   offlineChunkDelayMs,
   rateLimits,
+  inlineImages,
 }: {
   apiKey?: string;
   baseURL?: string;
   timeoutMs?: number;
   offlineChunkDelayMs?: number;
   rateLimits?: { prisma: Prisma; limits: ProviderRateLimits };
+  inlineImages?: (messages: ChatMessage[]) => Promise<ChatMessage[]>;
 }) {
   const offline = createOfflineProvider({ chunkDelayMs: offlineChunkDelayMs });
-  const endpoint = apiKey ? createOpenAIProvider({ apiKey, baseURL, timeoutMs }) : null;
+  const endpoint = apiKey ? createOpenAIProvider({ apiKey, baseURL, timeoutMs, inlineImages }) : null;
   const openai = endpoint && rateLimits ? withRateLimits(endpoint, rateLimits) : endpoint;
   return (agent: { provider: "openai" | "offline" }): LlmProvider => (agent.provider === "openai" && openai ? openai : offline);
 }

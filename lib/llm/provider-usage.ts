@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
-import { countTokens } from "./token-counter";
+import { countContent, countTokens } from "./token-counter";
 import { LlmError, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
 
 /** A provider's per-minute limits across every node (0: no limit). */
@@ -31,7 +31,7 @@ export async function reserveProviderCall(prisma: Prisma, { provider, tokens, li
 
 /** A call's tokens as the minute counts them: its messages (about 4 tokens of framing each) and its longest reply. */
 function callTokens(request: CompletionRequest): number {
-  return request.messages.reduce((sum, message) => sum + 4 + countTokens(message.content, request.model), request.maxOutputTokens);
+  return request.messages.reduce((sum, message) => sum + 4 + countContent(message.content, (text) => countTokens(text, request.model)), request.maxOutputTokens);
 }
 
 /**

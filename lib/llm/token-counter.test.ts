@@ -1,6 +1,6 @@
 import { get_encoding } from "tiktoken";
 import { afterAll, describe, expect, it } from "vitest";
-import { countTokens, freeEncoders } from "./token-counter";
+import { countTokens, firstTokens, freeEncoders } from "./token-counter";
 
 describe("countTokens", () => {
   afterAll(freeEncoders);
@@ -24,5 +24,32 @@ describe("countTokens", () => {
 
   it("handles a long unbroken run of one character (finishes within the test's time-out)", () => {
     expect(countTokens("a".repeat(300_000), "gpt-4o")).toBeGreaterThan(1000);
+  });
+});
+
+describe("firstTokens", () => {
+  afterAll(freeEncoders);
+
+  it("keeps the text of the first tokens and counts them all, across the pieces long text is encoded in", () => {
+    const prose = Array.from({ length: 600 }, (_, index) => `Line ${index} of the release log.`).join(" ");
+    const cut = firstTokens(prose, 1_000, "gpt-4o");
+    expect(cut.tokens).toBe(countTokens(prose, "gpt-4o"));
+    expect(prose.startsWith(cut.text)).toBe(true);
+    expect(countTokens(cut.text, "gpt-4o")).toBeLessThanOrEqual(1_000);
+    expect(countTokens(cut.text, "gpt-4o")).toBeGreaterThan(990);
+  });
+
+  it("returns the whole text when it fits", () => {
+    expect(firstTokens("short text", 50, "gpt-4o")).toEqual({ text: "short text", tokens: 2 });
+  });
+
+  it("drops a character whose bytes the boundary splits instead of writing a replacement character", () => {
+    // Rare CJK characters take more than one token each in o200k_base.
+    const text = "𠮷".repeat(20);
+    for (let max = 1; max < 10; max++) {
+      const cut = firstTokens(text, max, "gpt-4o").text;
+      expect(cut).not.toContain("\uFFFD");
+      expect(text.startsWith(cut)).toBe(true);
+    }
   });
 });

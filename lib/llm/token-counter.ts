@@ -1,4 +1,8 @@
 import { encoding_for_model, get_encoding, type Tiktoken, type TiktokenModel } from "tiktoken";
+import type { ChatMessage } from "./types";
+
+/** An image part sent with `detail: "low"`, as OpenAI counts it. */
+export const IMAGE_PART_TOKENS = 85;
 
 /**
  * Text is encoded in pieces of at most this many characters, cut at whitespace where possible:
@@ -32,26 +36,58 @@ export function encodingFor(model: string): string {
 export interface TokenCounter {
   encoding: string;
   count(text: string): number;
+  /** See firstTokens. */
+  first(text: string, max: number): { text: string; tokens: number };
 }
 
 export function counterFor(model: string): TokenCounter {
-  return { encoding: encodingFor(model), count: (text) => countTokens(text, model) };
+  return { encoding: encodingFor(model), count: (text) => countTokens(text, model), first: (text, max) => firstTokens(text, max, model) };
 }
 
-/** Tokens in `text` for `model`; special-token strings in user text are counted as plain text. */
-export function countTokens(text: string, model = "gpt-4o"): number {
-  const encoder = encoderFor(model);
-  let total = 0;
+/** The pieces `text` is encoded in (see CHUNK_CHARS). */
+function* chunksOf(text: string): Generator<string> {
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + CHUNK_CHARS, text.length);
     if (end < text.length) {
       const space = text.lastIndexOf(" ", end);
       if (space > start) end = space;
     }
-    total += encoder.encode(text.slice(start, end), [], []).length;
+    yield text.slice(start, end);
     start = end;
   }
+}
+
+/** Tokens in `text` for `model`; special-token strings in user text are counted as plain text. */
+export function countTokens(text: string, model = "gpt-4o"): number {
+  const encoder = encoderFor(model);
+  let total = 0;
+  for (const chunk of chunksOf(text)) total += encoder.encode(chunk, [], []).length;
   return total;
+}
+
+/** A message's content as sent: a string, or its text part plus each image part. */
+export function countContent(content: ChatMessage["content"], count: (text: string) => number): number {
+  if (typeof content === "string") return count(content);
+  return content.reduce((sum, part) => sum + (part.type === "text" ? count(part.text) : IMAGE_PART_TOKENS), 0);
+}
+
+/**
+ * The text of the first `max` tokens of `text` and how many tokens it has in all, counted as
+ * countTokens counts. A character whose bytes the boundary splits is dropped, not mangled.
+ */
+export function firstTokens(text: string, max: number, model = "gpt-4o"): { text: string; tokens: number } {
+  const encoder = encoderFor(model);
+  let kept = "";
+  let tokens = 0;
+  for (const chunk of chunksOf(text)) {
+    const encoded = encoder.encode(chunk, [], []);
+    const room = max - tokens;
+    if (room >= encoded.length) kept += chunk;
+    // `stream: true` holds back an incomplete character at the end instead of writing U+FFFD.
+    else if (room > 0) kept += new TextDecoder().decode(encoder.decode(encoded.slice(0, room)), { stream: true });
+    tokens += encoded.length;
+  }
+  return { text: kept, tokens };
 }
 
 /** Encoders hold WebAssembly memory; free them on shutdown. */

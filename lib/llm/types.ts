@@ -1,9 +1,21 @@
 /** What a provider is asked: OpenAI's chat shape, the common denominator of every endpoint. */
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
-  content: string;
+  /** A string, or (a message that shows images) one text part followed by its image parts. */
+  content: string | ContentPart[];
   /** Speaker's name in group conversations (OpenAI's `name` field). */
   name?: string;
+}
+
+/**
+ * OpenAI's content parts. An image's `url` is `attachment:ID` until the provider sends it
+ * (then a data URL of the stored file): what the snapshot records.
+ */
+export type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail: "low" } };
+
+/** A message's text: its content, or its text part when it shows images. */
+export function textOf(content: ChatMessage["content"]): string {
+  return typeof content === "string" ? content : content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
 export interface CompletionRequest {

@@ -8,7 +8,7 @@ import type { ContextSnapshot, ConversationMessage, Retrieved } from "@/lib/cont
 import type { Prisma } from "@/lib/db/open-database";
 import { fenceOf } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
-import type { ChatMessage, LlmProvider } from "@/lib/llm/types";
+import { textOf, type ChatMessage, type LlmProvider } from "@/lib/llm/types";
 import { counterFor } from "@/lib/llm/token-counter";
 import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
@@ -31,7 +31,10 @@ export async function loadPanelMember(
   { agentId, conversationId, questionMessageId }: { agentId: string; conversationId: string; questionMessageId: string },
 ): Promise<PanelMember> {
   const startedAt = performance.now();
-  const turn = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempt: 1, failures: 0, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false, regeneratesMessageId: null });
+  const loaded = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempt: 1, failures: 0, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false, regeneratesMessageId: null });
+  // A round quotes the thread as lines of one message (roundPrompt), which do not carry files: none are counted or reported.
+  const withoutFiles = (message: ConversationMessage): ConversationMessage => ({ ...message, attachments: undefined });
+  const turn = { ...loaded, history: loaded.history.map(withoutFiles), current: withoutFiles(loaded.current) };
   const settings = readContextSettings(turn.agent.contextSettings);
   const { retrieved, timing } = await retrieveMemory(memory, { agentId, userId: turn.askedBy, conversationId, text: turn.current.content, ...settings }, startedAt);
   return { turn, retrieved, retrieval: timing };
@@ -94,10 +97,10 @@ export async function assemblePanelTurn(
   const byId = new Map(history.map((message) => [message.id, message]));
   const historySection = snapshot.sections.find((section) => section.kind === "history")!;
   const kept = historySection.items.filter((item) => item.included);
-  const summary = assembly.messages.find((message) => message.role === "system" && message.content.startsWith(SUMMARY_PREFIX));
+  const summary = assembly.messages.find((message) => message.role === "system" && textOf(message.content).startsWith(SUMMARY_PREFIX));
   const system = assembly.messages.filter((message) => message.role === "system" && message !== summary);
   const compose = () => {
-    const lines = [...(summary ? [summary.content] : []), ...kept.map((item) => line(byId.get(item.id)!))];
+    const lines = [...(summary ? [textOf(summary.content)] : []), ...kept.map((item) => line(byId.get(item.id)!))];
     return [...system, { role: "user" as const, content: roundPrompt({ history: lines, question: line(current), answers, votes, round, maxRounds }) }];
   };
   let messages = compose();

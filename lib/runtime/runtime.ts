@@ -5,6 +5,7 @@ import { giveUpTurn, runAgentTurn, type AgentTurnDeps, type Answer } from "@/lib
 import { captureProcedureTool, readCaptureCall } from "@/lib/memory/capture-tool";
 import { RunningTurns } from "@/lib/agents/running-turns";
 import { coordinatePanel, giveUpPanel } from "@/lib/panels/coordinate-panel";
+import { imageInliner } from "@/lib/attachments/inline-images";
 import { startPanelWorker, type PanelWorker } from "@/lib/panels/panel-worker";
 import { createAuth, type Auth } from "@/lib/auth/create-auth";
 import { readEnv, type Env } from "@/lib/config/env";
@@ -120,7 +121,14 @@ export function postingDeps(runtime: Runtime): PostingDeps {
 export function providerRegistryFor(runtime: Runtime, offlineChunkDelayMs?: number) {
   const { env } = runtime;
   const limits = { requestsPerMinute: env.PROVIDER_RPM, tokensPerMinute: env.PROVIDER_TPM };
-  return createProviderRegistry({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, timeoutMs: env.PROVIDER_TIMEOUT_MS, offlineChunkDelayMs, rateLimits: { prisma: runtime.db.prisma, limits } });
+  return createProviderRegistry({
+    apiKey: env.OPENAI_API_KEY,
+    baseURL: env.OPENAI_BASE_URL,
+    timeoutMs: env.PROVIDER_TIMEOUT_MS,
+    offlineChunkDelayMs,
+    rateLimits: { prisma: runtime.db.prisma, limits },
+    inlineImages: imageInliner({ prisma: runtime.db.prisma, store: runtime.attachments.store }),
+  });
 }
 
 /** Starts the workers that run agent turns for this runtime's dispatches, and its panels. */

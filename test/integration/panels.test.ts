@@ -1,3 +1,4 @@
+import { textOf } from "@/lib/llm/types";
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ContextSnapshot } from "@/lib/context/types";
@@ -124,7 +125,7 @@ describe("panels", () => {
     for (const { turn, snapshot } of turns.filter(({ snapshot }) => snapshot)) {
       expect(snapshot!.mode).toBe("panel");
       expect(snapshot!.messages).toHaveLength(2);
-      const prompt = snapshot!.messages[1]!.content;
+      const prompt = textOf(snapshot!.messages[1]!.content);
       for (const tag of ["<CONVERSATION_HISTORY>", "<CURRENT_MESSAGE>", "<CURRENT_ANSWERS>", "<VOTING_STATE>"]) expect(prompt).toContain(tag);
       expect(prompt).toContain("We launch the beta next week.");
       expect(prompt).toContain(`Round ${turn.round} of 3.`);
@@ -164,7 +165,7 @@ describe("panels", () => {
     const followUp = await ask(conversationId, "@panel @toby @ada and what did you decide last time?");
     const { panel } = await finalAnswer(followUp);
     const snapshot = (await snapshotsOf(panel.id))[0]!.snapshot;
-    const prompt = snapshot!.messages[1]!.content;
+    const prompt = textOf(snapshot!.messages[1]!.content);
     const history = prompt.slice(prompt.indexOf("<CONVERSATION_HISTORY>"), prompt.indexOf("</CONVERSATION_HISTORY>"));
     expect(history).toContain(first.message.content.replace("</CURRENT_ANSWERS>", "&lt;/CURRENT_ANSWERS&gt;"));
     expect(prompt.match(/<\/CURRENT_ANSWERS>/g)).toHaveLength(1);

@@ -26,10 +26,50 @@ export interface ChatRequest {
   model: string;
   max_tokens?: number;
   max_completion_tokens?: number;
-  messages: { role: string; content: string; name?: string }[];
+  /** `content` is the text: a message with parts has its text part here and its images in `images`. */
+  messages: { role: string; content: string; name?: string; images?: SentImage[] }[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
   tools?: { type: "function"; function: { name: string; parameters: { properties: Record<string, { enum?: string[] }> } } }[];
+}
+
+/** An image part as the server decoded it: checked like OpenAI checks it (a data URL of an image, detail low). */
+export interface SentImage {
+  mediaType: string;
+  bytes: number;
+  detail: string;
+}
+
+type SentContent = string | ({ type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: string } })[];
+
+/** Image types OpenAI reads, by their first bytes. */
+const imageMagic: Record<string, (bytes: Buffer) => boolean> = {
+  "image/png": (bytes) => bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])),
+  "image/jpeg": (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8,
+  "image/gif": (bytes) => bytes.subarray(0, 3).toString() === "GIF",
+  "image/webp": (bytes) => bytes.subarray(8, 12).toString() === "WEBP",
+};
+
+/**
+ * A message's content parts checked as OpenAI would: a user message's parts, text first, each
+ * image a base64 data URL whose bytes are the image type it names, `detail: "low"`. Returns the
+ * text and the images, or why the request is refused.
+ */
+function readParts(role: string, content: SentContent): { text: string; images?: SentImage[] } | { error: string } {
+  if (typeof content === "string") return { text: content };
+  if (role !== "user") return { error: `content parts with images are only for user messages, not ${role}` };
+  const [first, ...rest] = content;
+  if (first?.type !== "text") return { error: "the first part must be the message's text" };
+  const images: SentImage[] = [];
+  for (const part of rest) {
+    if (part.type !== "image_url") return { error: "only one text part, then image parts" };
+    const data = /^data:(image\/[a-z]+);base64,([A-Za-z0-9+/=]+)$/.exec(part.image_url.url);
+    if (!data) return { error: `Invalid image URL: expected a base64 data URL, got ${part.image_url.url.slice(0, 40)}` };
+    const bytes = Buffer.from(data[2]!, "base64");
+    if (!imageMagic[data[1]!]?.(bytes)) return { error: `The image data is not a valid ${data[1]}` };
+    images.push({ mediaType: data[1]!, bytes: bytes.length, detail: part.image_url.detail ?? "auto" });
+  }
+  return { text: first.text, images };
 }
 
 /**
@@ -96,6 +136,11 @@ export class FakeOpenAI {
     }
     if (req.url !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
     const request = body as ChatRequest;
+    for (const message of request.messages) {
+      const read = readParts(message.role, message.content as SentContent);
+      if ("error" in read) return json(res, 400, { error: { message: read.error, type: "invalid_request_error" } });
+      Object.assign(message, { content: read.text }, read.images ? { images: read.images } : {});
+    }
     this.requests.push(request);
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
