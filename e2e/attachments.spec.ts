@@ -1,29 +1,8 @@
-import type { Page } from "@playwright/test";
-import sharp from "sharp";
+import { makePdfPages, textOperators } from "../test/support/make-pdf";
 import { expectAccessible } from "./axe";
+import { handOver, png } from "./files";
 import { expect, test } from "./fixtures";
-import { newPerson, widerThanScreen } from "./pages";
-
-/** A real PNG, made here (no binary fixtures in the repository). */
-const png = (colour: string) => sharp({ create: { width: 640, height: 400, channels: 3, background: colour } }).png().toBuffer();
-
-/** Files handed to the page as a paste into the composer or a drop onto it (a DataTransfer, as a browser makes). */
-async function handOver(page: Page, how: "paste" | "drop", files: { name: string; type: string; bytes: Buffer }[]) {
-  const payload = files.map((file) => ({ ...file, bytes: file.bytes.toString("base64") }));
-  await page.evaluate(
-    ({ how, payload }) => {
-      const transfer = new DataTransfer();
-      for (const file of payload) transfer.items.add(new File([Uint8Array.from(atob(file.bytes), (char) => char.charCodeAt(0))], file.name, { type: file.type }));
-      const composer = document.querySelector("form textarea")!;
-      if (how === "paste") composer.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
-      else {
-        composer.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-        composer.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      }
-    },
-    { how, payload },
-  );
-}
+import { ConversationPage, newPerson, signInDemo, widerThanScreen } from "./pages";
 
 test("paste an image and drop a text file into a channel: the other person sees a thumbnail to enlarge and a file card", async ({ browser }) => {
   const ann = await newPerson(browser, "Ann");
@@ -75,4 +54,36 @@ test("the attach button uploads with the file's own type; a refused file says wh
   // Files alone can be sent: the text may be empty.
   await ann.conversation.composer(channel).press("Enter");
   await expect(ann.conversation.messages().getByRole("img", { name: "chart.png" })).toBeVisible();
+});
+
+test("paste an image and drag a PDF into a channel: the agent answers having read them, and the inspector lists both", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInDemo(page, "debug@chorus.local");
+  const conversation = new ConversationPage(page);
+  const channel = await conversation.createChannel("agent-files", ["Toby"]);
+
+  await handOver(page, "paste", [{ name: "error-screen.png", type: "image/png", bytes: await png("#aa2222") }]);
+  await handOver(page, "drop", [{ name: "incident.pdf", type: "application/pdf", bytes: Buffer.from(makePdfPages([{ operators: textOperators(["The outage began at 09:14."]) }])) }]);
+  const toSend = page.getByRole("list", { name: "Files to send" });
+  await expect(toSend.getByRole("listitem")).toHaveCount(2);
+  await expect(toSend.getByRole("progressbar")).toHaveCount(0);
+  await conversation.send(channel, "@toby what happened?");
+
+  // Toby's model (the offline one) does not take images: it read the PDF and was told the image's name.
+  const reply = conversation.messages().getByRole("listitem", { name: "Messages from Toby" }).last();
+  await expect(reply).toContainText("with 2 attachments: error-screen.png (not read: not_an_image_model), incident.pdf (read as text)", { timeout: 30_000 });
+
+  await reply.getByRole("button", { name: "Inspect context of this reply" }).click();
+  const dialog = page.getByRole("dialog", { name: "What the agent saw" });
+  const files = dialog.getByRole("list", { name: "Current message items" }).getByRole("list", { name: "Attachments" });
+  await expect(files.getByRole("listitem")).toHaveCount(2);
+  await expect(files.getByRole("listitem").first()).toContainText("error-screen.png");
+  await expect(files.getByRole("listitem").first()).toContainText("not read: the model does not accept images");
+  await expect(files.getByRole("listitem").last()).toContainText("incident.pdf");
+  await expect(files.getByRole("listitem").last()).toContainText("read as text");
+  await expectAccessible(page, "the inspector listing a message's files");
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await widerThanScreen(page)).toEqual([]);
+  await expectAccessible(page, "the inspector's files at 390 px");
 });

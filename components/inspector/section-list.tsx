@@ -42,6 +42,12 @@ function AttachmentRow({ file }: { file: AttachmentItem }) {
   );
 }
 
+/** What is worth seeing at once: history that lost messages, a current message with files. */
+function opensAtFirst(section: SnapshotSection): boolean {
+  if (section.kind === "history") return section.items.some((item) => !item.included);
+  return section.kind === "current" && section.items.some((item) => (item.attachments?.length ?? 0) > 0);
+}
+
 /** Every section in the fixed order, each expandable to its items (excluded ones struck through with why). */
 export function SectionList({ sections, describe }: { sections: SnapshotSection[]; describe: DescribeItem }) {
   return (
@@ -49,7 +55,7 @@ export function SectionList({ sections, describe }: { sections: SnapshotSection[
       {sections.map((section) => {
         const kept = section.items.filter((item) => item.included).length;
         return (
-          <details key={section.kind} className="py-1" open={section.kind === "history" && section.items.some((item) => !item.included)}>
+          <details key={section.kind} className="py-1" open={opensAtFirst(section)}>
             <summary className="flex cursor-pointer items-center gap-2 py-1 text-sm font-medium">
               <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 shrink-0 rounded-sm ${sectionStyle[section.kind].swatch}`} />
               <span className="flex-1">{sectionStyle[section.kind].label}</span>

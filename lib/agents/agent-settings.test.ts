@@ -38,6 +38,13 @@ describe("agent settings", () => {
     expect(fieldErrors({ ...valid, ...change })[field]).toBe(message);
   });
 
+  it("reads the form's checkbox and attachment limit: images off and 2,000 tokens unless set", () => {
+    expect(agentConfigSchema.parse(valid)).toMatchObject({ acceptsImages: false, maxAttachmentTokens: 2_000 });
+    expect(agentConfigSchema.parse({ ...valid, acceptsImages: "true", maxAttachmentTokens: "500" })).toMatchObject({ acceptsImages: true, maxAttachmentTokens: 500 });
+    expect(fieldErrors({ ...valid, acceptsImages: "yes" }).acceptsImages).toBe("Say whether the model accepts images.");
+    expect(fieldErrors({ ...valid, maxAttachmentTokens: "10" }).maxAttachmentTokens).toBe("Attachment text limit must be at least 100.");
+  });
+
   it("refuses a working-memory budget that the system prompt alone fills", () => {
     const errors = fieldErrors({ ...valid, systemPrompt: "word ".repeat(400), maxWorkingMemoryTokens: "300" });
     expect(errors.maxWorkingMemoryTokens).toMatch(/^The budget \(300 tokens\) must be larger than the system prompt \(\d+ tokens\)\.$/);
