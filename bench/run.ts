@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureConversations } from "./conversations";
+import { measureFiles } from "./files";
 import { measureHandoffs } from "./handoffs";
 import { measureLoad } from "./load";
 import { measurePanels } from "./panels";
@@ -22,6 +23,7 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
 const onRequest: [string, () => Promise<BenchResult[]>][] = [
+  ["files", measureFiles],
   ["memory-large", measureMemoryLarge],
   ["search", measureSearch],
 ];

@@ -1,11 +1,14 @@
 import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "@/lib/errors/app-error";
 import { kindOf, type AttachmentKind } from "./attachment-kind";
+import { decodeText } from "./decode-text";
 
 export interface SniffedFile {
   /** From the bytes (file-type), or from the name only for text, which has no signature. */
   mediaType: string;
   kind: AttachmentKind;
+  /** A text file's text, decoded once while checking that it is text: its first `maxChars` characters. */
+  text: string | null;
 }
 
 const PROGRAMS = new Set([
@@ -44,11 +47,11 @@ const described: Record<string, string> = { image: "an image", pdf: "a PDF", tex
  * the reason: an empty file, a program, and a file whose name claims an image, a PDF or text
  * while its bytes are something else (an executable renamed .png, an archive named .txt).
  */
-export async function sniffFile(name: string, bytes: Uint8Array): Promise<SniffedFile> {
+export async function sniffFile(name: string, bytes: Uint8Array, { maxChars }: { maxChars: number }): Promise<SniffedFile> {
   if (bytes.length === 0) throw new AppError("bad_request", `${name} is empty (0 bytes): there is nothing to attach.`);
   const detected = await fileTypeFromBuffer(bytes);
   if (detected && PROGRAMS.has(detected.mime)) throw new AppError("bad_request", `${name} is a program (${detected.mime}); programs cannot be attached.`);
-  const sniffed = detected ? { mediaType: detected.mime, kind: kindOf(detected.mime) } : fromContent(name, bytes);
+  const sniffed = detected ? { mediaType: detected.mime, kind: kindOf(detected.mime), text: null } : fromContent(name, bytes, maxChars);
   const claimed = claimedFamily(name);
   if (claimed && claimed !== familyOf(sniffed)) {
     const actually = detected ? `its bytes are ${detected.mime}` : "its bytes are not what the name says";
@@ -58,12 +61,12 @@ export async function sniffFile(name: string, bytes: Uint8Array): Promise<Sniffe
 }
 
 /** Files without a signature: UTF-8 text (typed by its name; SVG recognised, never an image here) or unknown bytes. */
-function fromContent(name: string, bytes: Uint8Array): SniffedFile {
-  if (!isText(bytes)) return { mediaType: "application/octet-stream", kind: "file" };
-  const head = new TextDecoder().decode(bytes.subarray(0, 1_024)).replace(/^\uFEFF/, "").trimStart();
-  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return { mediaType: "image/svg+xml", kind: "file" };
+function fromContent(name: string, bytes: Uint8Array, maxChars: number): SniffedFile {
+  const text = fewControlCharacters(bytes) ? decodeText(bytes, maxChars) : null;
+  if (text === null) return { mediaType: "application/octet-stream", kind: "file", text: null };
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(text.slice(0, 1_024).trimStart())) return { mediaType: "image/svg+xml", kind: "file", text: null };
   const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? "";
-  return { mediaType: TEXT_TYPES[extension] ?? "text/plain", kind: "text" };
+  return { mediaType: TEXT_TYPES[extension] ?? "text/plain", kind: "text", text };
 }
 
 function familyOf({ kind, mediaType }: SniffedFile): "image" | "pdf" | "text" | "other" {
@@ -71,19 +74,13 @@ function familyOf({ kind, mediaType }: SniffedFile): "image" | "pdf" | "text" | 
   return mediaType === "image/svg+xml" ? "text" : "other";
 }
 
-/** Valid UTF-8 with no NUL and almost no other control characters. */
-function isText(bytes: Uint8Array): boolean {
+/** No NUL and almost no other control characters at the start: worth decoding as text. */
+function fewControlCharacters(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 8_192);
   let control = 0;
   for (const byte of sample) {
     if (byte === 0) return false;
     if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
   }
-  if (control / sample.length > 0.01) return false;
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+  return control / sample.length <= 0.01;
 }

@@ -6,6 +6,7 @@ import { log } from "@/lib/log/logger";
 import { refineSingleLine } from "@/lib/validation/plain-text";
 import { toAttachmentDto, type AttachmentDto } from "./attachment-dto";
 import type { AttachmentLimits } from "./attachment-limits";
+import { assertWithinQuota, insertWithinQuota } from "./attachment-quota";
 import { formatBytes } from "./format-bytes";
 import { attachmentText } from "./attachment-text";
 import type { BlobStore } from "./blob-store";
@@ -31,8 +32,9 @@ export interface UploadAttachmentInput {
  * A file a person attaches in a conversation they can post in, kept until they send it with a
  * message (or swept as abandoned). Checked before anything is stored: the name, the size limit,
  * the person's quota, the type sniffed from the bytes; an image is stored upright without its
- * metadata, with a thumbnail; a text file's or a PDF's text is kept for agents. A refusal leaves
- * nothing behind.
+ * metadata, with a thumbnail; a text file's or a PDF's text is kept for agents. The quota is
+ * checked again as the row is written (uploads finishing at once), and a refusal then removes the
+ * blobs already written: a refusal leaves nothing behind.
  */
 export async function uploadAttachment(prisma: Prisma, store: BlobStore, limits: AttachmentLimits, input: UploadAttachmentInput): Promise<AttachmentDto> {
   const parsedName = attachmentName.safeParse(input.name);
@@ -40,11 +42,13 @@ export async function uploadAttachment(prisma: Prisma, store: BlobStore, limits:
   const name = parsedName.data;
   await assertCanAttach(prisma, input);
   if (input.bytes.length > limits.maxBytes) throw new AppError("payload_too_large", `${name} is ${formatBytes(input.bytes.length)}; files can be at most ${formatBytes(limits.maxBytes)}.`);
-  await assertWithinQuota(prisma, input.userId, input.bytes.length, limits);
+  // Early, before the work of reading the file; insertWithinQuota is the check that holds.
+  await assertWithinQuota(prisma, { userId: input.userId, adding: input.bytes.length, quotaBytes: limits.quotaBytes });
 
-  const { mediaType, kind } = await sniffFile(name, input.bytes);
+  const sniffed = await sniffFile(name, input.bytes, { maxChars: limits.keptChars });
+  const { mediaType, kind } = sniffed;
   const image = kind === "image" ? await prepareImage(name, input.bytes, mediaType) : null;
-  const text = await attachmentText(name, input.bytes, kind, limits.read);
+  const text = await attachmentText(name, input.bytes, sniffed, limits);
   const bytes = image?.bytes ?? input.bytes;
 
   const id = randomUUID();
@@ -58,9 +62,13 @@ export async function uploadAttachment(prisma: Prisma, store: BlobStore, limits:
       await store.put(thumbnailKey, image.thumbnail, "image/webp");
       written.push(thumbnailKey);
     }
-    const row = await prisma.attachment.create({
-      data: { id, conversationId: input.conversationId, uploaderUserId: input.userId, name, mediaType, bytes: bytes.length, storageKey, thumbnailKey, width: image?.width ?? null, height: image?.height ?? null, text },
-    });
+    const row = await insertWithinQuota(prisma, { userId: input.userId, adding: bytes.length, quotaBytes: limits.quotaBytes }, (tx) =>
+      tx.attachment.create({
+        data: { id, conversationId: input.conversationId, uploaderUserId: input.userId, name, mediaType, bytes: bytes.length, storageKey, thumbnailKey, width: image?.width ?? null, height: image?.height ?? null, text },
+        // Not the text back: up to millions of characters the answer does not carry.
+        select: { id: true, name: true, mediaType: true, bytes: true, width: true, height: true, thumbnailKey: true },
+      }),
+    );
     return toAttachmentDto(row);
   } catch (error) {
     await Promise.all(written.map((key) => store.delete(key).catch((cause: unknown) => log.error("attachment blob left behind", { key, error: cause }))));
@@ -77,11 +85,4 @@ async function assertCanAttach(prisma: Prisma, { userId, conversationId }: { use
   // Forks have no participants of their own: they are never found here.
   if (!conversation) throw new AppError("not_found", "That conversation does not exist, or you are not in it.");
   if (conversation.archivedAt) throw new AppError("conflict", "This conversation is archived, so it is read-only: unarchive it to attach files.");
-}
-
-async function assertWithinQuota(prisma: Prisma, userId: string, adding: number, { quotaBytes }: AttachmentLimits): Promise<void> {
-  const used = (await prisma.attachment.aggregate({ where: { uploaderUserId: userId }, _sum: { bytes: true } }))._sum.bytes ?? 0;
-  if (used + adding > quotaBytes) {
-    throw new AppError("payload_too_large", `Your files take ${formatBytes(used)} of your ${formatBytes(quotaBytes)}; this one (${formatBytes(adding)}) does not fit. Delete messages with files you no longer need.`);
-  }
 }

@@ -85,15 +85,20 @@ function tooLarge(req: IncomingMessage, maxBodyBytes: number): boolean {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > maxBodyBytes) return true;
   if (req.headers["transfer-encoding"] === undefined) return false;
-  // A chunked body has no declared size: count it as it streams and cut it off past the limit.
+  // A chunked body has no declared size: count it as it arrives and cut it off past the limit.
+  // Counted where the HTTP parser hands each piece to the request, not with a "data" listener:
+  // that would set the body flowing, and whatever the handler had not yet read would be lost.
   let received = 0;
-  req.on("data", (chunk: Buffer) => {
-    received += chunk.length;
-    if (received > maxBodyBytes && !req.destroyed) {
+  const push = req.push.bind(req);
+  req.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    received += Buffer.isBuffer(chunk) ? chunk.length : 0;
+    if (received <= maxBodyBytes) return push(chunk, encoding);
+    if (!req.destroyed) {
       log.warn("request body cut off: too large", { path: req.url, received });
       req.destroy(new Error("Request body too large"));
     }
-  });
+    return false;
+  };
   return false;
 }
 

@@ -31,16 +31,6 @@ export function errorResponse(name: string, error: unknown): Response {
   return Response.json({ error: toErrorPayload(failure) }, { status: failure.status, headers: headersByCode[failure.code] });
 }
 
-/** The file of a multipart upload (field "file"), or a 400 that says how to send one. */
-export async function readUploadedFile(request: Request): Promise<File> {
-  const form = await request.formData().catch(() => {
-    throw new AppError("bad_request", "Send the file as multipart/form-data in a field named file.");
-  });
-  const file = form.get("file");
-  if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload (a field named file).");
-  return file;
-}
-
 /** The request's JSON body, or a 400 that shows what is expected. */
 export async function readJsonBody(request: Request, example: string): Promise<unknown> {
   try {

@@ -117,6 +117,10 @@ describe.each(stores)("attachments stored in $name", ({ start }) => {
     expect(notes.body.data).toMatchObject({ mediaType: "text/markdown", kind: "text" });
     expect(await app.prisma.attachment.findUnique({ where: { id: notes.body.data!.id }, select: { text: true } })).toEqual({ text: "# Plan\n\nShip on Friday.\n" });
     expect((await read(ann, notes.body.data!.id)).headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    // A long log is kept for agents up to its first 400,000 characters; the file itself is whole.
+    const log = await upload(ann, "long.log", Buffer.from("x".repeat(500_000)));
+    expect((await app.prisma.attachment.findUnique({ where: { id: log.body.data!.id }, select: { text: true } }))?.text).toHaveLength(400_000);
+    expect(log.body.data).toMatchObject({ bytes: 500_000 });
 
     const pdf = await upload(ann, "report.pdf", makePdfPages([{ operators: textOperators(["Quarterly numbers are up"]) }]));
     expect(pdf.body.data).toMatchObject({ mediaType: "application/pdf", kind: "pdf", thumbnailUrl: null });
@@ -142,7 +146,7 @@ describe.each(stores)("attachments stored in $name", ({ start }) => {
       ["notes.txt", zipBomb(50 * 1024 * 1024), 400, /^notes\.txt is not text: its bytes are application\/zip/],
       ["photo.png", Buffer.from("just some words"), 400, /^photo\.png is not an image/],
       ["empty.txt", new Uint8Array(), 400, /^empty\.txt is empty/],
-      ["big.log", Buffer.alloc(1024 * 1024 + 1, "a"), 413, /^big\.log is 1 MB; files can be at most 1 MB\.$/],
+      ["big.log", Buffer.alloc(1024 * 1024 + 1, "a"), 413, /^big\.log is too large: files can be at most 1 MB\.$/],
       ["../../etc/passwd", Buffer.from("x"), 400, /cannot contain \/ or \\/],
       ["dir\\file.txt", Buffer.from("x"), 400, /cannot contain \/ or \\/],
       ["bell\u0007.txt", Buffer.from("x"), 400, /^File names/],
@@ -150,15 +154,72 @@ describe.each(stores)("attachments stored in $name", ({ start }) => {
       ["locked.pdf", encryptedPdf(), 400, /^locked\.pdf is protected by a password/],
       ["broken.pdf", Buffer.from("%PDF-1.7\nthis is not really a pdf"), 400, /^broken\.pdf could not be read as a PDF/],
     ];
-    for (const [name, bytes, status, message] of refusals) {
-      const { status: got, body } = await upload(ann, name, bytes);
-      expect({ name, got, message: body.error?.message }).toEqual({ name, got: status, message: expect.stringMatching(message) });
+    // Uploads are written to the temporary directory as they stream in: none may stay there.
+    const spool = await mkdtemp(path.join(tmpdir(), "chorus-spool-"));
+    const temporary = process.env.TMPDIR;
+    process.env.TMPDIR = spool;
+    try {
+      for (const [name, bytes, status, message] of refusals) {
+        const { status: got, body } = await upload(ann, name, bytes);
+        expect({ name, got, message: body.error?.message }).toEqual({ name, got: status, message: expect.stringMatching(message) });
+      }
+    } finally {
+      if (temporary === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = temporary;
     }
+    expect(await readdir(spool)).toEqual([]);
+    await rm(spool, { recursive: true });
     // Someone outside the conversation cannot attach in it, nor anyone in a conversation that does not exist.
     expect((await upload(outsider, "a.txt", Buffer.from("hello"))).status).toBe(404);
     expect((await upload(ann, "a.txt", Buffer.from("hello"), randomUUID())).status).toBe(404);
     expect(await store.stored()).toHaveLength(before);
     expect(await app.prisma.attachment.count()).toBe(rows);
+  });
+
+  it("reads an upload as it streams in: a slow one holds up no one, and one that never ends is cut off at the limit", async () => {
+    const streamed = (body: ReadableStream<Uint8Array>, type: string) =>
+      uploadRoute(new Request(`${app.url}/api/conversations/${channelId}/attachments`, { method: "POST", body, duplex: "half", headers: { cookie: ann.cookie, "content-type": type } } as RequestInit), {
+        params: Promise.resolve({ conversationId: channelId }),
+      });
+    const form = new FormData();
+    form.set("file", new File([Buffer.alloc(256 * 1024, "s")], "slow.txt", { type: "text/plain" }));
+    const draft = new Request(app.url, { method: "POST", body: form });
+    const encoded = new Uint8Array(await draft.arrayBuffer());
+    const type = draft.headers.get("content-type")!;
+
+    let sendTheRest!: () => void;
+    const waiting = new Promise<void>((resolve) => (sendTheRest = resolve));
+    const slow = streamed(
+      new ReadableStream({
+        async start(controller) {
+          controller.enqueue(encoded.subarray(0, 1_024));
+          await waiting;
+          controller.enqueue(encoded.subarray(1_024));
+          controller.close();
+        },
+      }),
+      type,
+    );
+    // The upload waits for the rest of its bytes; a post meanwhile does not wait for it.
+    expect(await post(ann, { content: "while a file is on its way" })).toMatchObject({ status: 201 });
+    sendTheRest();
+    expect((await slow).status).toBe(201);
+
+    // The start of a file, then bytes without end: refused once past the 1 MB limit, the rest never read.
+    const boundary = /boundary=(.+)$/.exec(type)![1]!;
+    let sent = 0;
+    const endless = await streamed(
+      new ReadableStream({
+        start: (controller) => controller.enqueue(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="endless.log"\r\nContent-Type: text/plain\r\n\r\n`)),
+        pull(controller) {
+          sent += 64 * 1024;
+          controller.enqueue(Buffer.alloc(64 * 1024, "e"));
+        },
+      }),
+      type,
+    );
+    expect({ status: endless.status, body: await endless.json() }).toEqual({ status: 413, body: { error: { code: "payload_too_large", message: "endless.log is too large: files can be at most 1 MB." } } });
+    expect(sent).toBeLessThan(2 * 1024 * 1024);
   });
 
   it("sweeps uploads never sent, with their files, once they are old enough", async () => {
@@ -228,6 +289,21 @@ describe.each(stores)("attachments stored in $name", ({ start }) => {
     // Someone else's files do not count against Carol's.
     expect((await upload(bob, "mine.txt", megabyte)).status).toBe(201);
   });
+
+  it("holds the quota when uploads arrive at once: only what fits is stored, the rest refused and left nowhere", async () => {
+    const megabyte = Buffer.alloc(1024 * 1024 - 100, "d");
+    const dave = await app.signUp("Dave");
+    const storedBefore = (await store.stored()).length;
+
+    // Four at once against a 3 MB quota: each would fit alone.
+    const results = await Promise.all([0, 1, 2, 3].map((index) => upload(dave, `burst-${index}.txt`, megabyte)));
+    expect(results.map((result) => result.status).sort()).toEqual([201, 201, 201, 413]);
+    expect(results.find((result) => result.status === 413)?.body.error?.message).toMatch(/^Your files take 3 MB of your 3 MB; this one \(1,024 KB\) does not fit\./);
+    const kept = await app.prisma.attachment.aggregate({ where: { uploaderUserId: dave.id }, _sum: { bytes: true }, _count: true });
+    expect(kept).toMatchObject({ _count: 3, _sum: { bytes: 3 * megabyte.length } });
+    // The refused upload's file was written before the quota said no: it is gone again.
+    expect(await store.stored()).toHaveLength(storedBefore + 3);
+  });
 });
 
 describe("the request guard in front of uploads", () => {
@@ -244,6 +320,40 @@ describe("the request guard in front of uploads", () => {
       expect((await refused.json()).error.message).toBe("This file is too large: files can be at most 2 MB.");
       expect((await send("/api/conversations/c1/messages", 1.5 * 1024 * 1024)).status).toBe(413);
     } finally {
+      server.close();
+    }
+  });
+
+  it("counts a body sent without its length (chunked) as it arrives, leaving all of it to a handler that reads it later, and cuts it off past the limit", async () => {
+    const guard = createRequestGuard({ trustedProxies: 0, allowedOrigins: [], attachmentMaxBytes: 2 * 1024 * 1024 });
+    // As a route does: other work first (the session), then the body.
+    const server = createServer(
+      guard.wrap((req, res) => {
+        setTimeout(() => {
+          let length = 0;
+          req.on("data", (chunk: Buffer) => (length += chunk.length)).on("end", () => res.end(String(length)));
+        }, 50);
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const chunked = (bytes: number) =>
+      fetch(`${url}/api/conversations/c1/attachments`, {
+        method: "POST",
+        headers: { origin: url },
+        body: new ReadableStream({
+          start(controller) {
+            for (let sent = 0; sent < bytes; sent += 64 * 1024) controller.enqueue(new Uint8Array(Math.min(64 * 1024, bytes - sent)));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    try {
+      expect(await (await chunked(1024 * 1024)).text()).toBe(String(1024 * 1024));
+      await expect(chunked(3 * 1024 * 1024).then((response) => response.text())).rejects.toThrow();
+    } finally {
+      server.closeAllConnections();
       server.close();
     }
   });

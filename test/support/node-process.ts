@@ -8,6 +8,8 @@ import type { ClientSocket } from "./test-app";
 /** A Chorus node (scripts/chorus-node.ts) in a process of its own. */
 export interface NodeProcess {
   url: string;
+  /** What the node printed after its port on the READY line (the bench's node adds its world). */
+  ready: string;
   child: ChildProcess;
   /** Output so far, for failure messages. */
   output(): string;
@@ -17,9 +19,10 @@ export interface NodeProcess {
 
 export const SHARED_SECRET = "chorus-nodes-share-this-secret-0123456789";
 
-export function startNode(env: Record<string, string>): Promise<NodeProcess> {
+/** `script` prints "READY <port>" once it serves; `nodeOptions` go before it (e.g. --conditions). */
+export function startNode(env: Record<string, string>, { script = "scripts/chorus-node.ts", nodeOptions = [] }: { script?: string; nodeOptions?: string[] } = {}): Promise<NodeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/chorus-node.ts"], {
+    const child = spawn(process.execPath, [...nodeOptions, "--import", "tsx", script], {
       env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", PORT: "0", AUTH_SECRET: SHARED_SECRET, SEED_DEMO: "false", LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -28,10 +31,11 @@ export function startNode(env: Record<string, string>): Promise<NodeProcess> {
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const ready = /READY (\d+)/.exec(chunk.toString());
+      const ready = /READY (\d+) ?(.*)/.exec(chunk.toString());
       if (!ready) return;
       resolve({
         url: `http://127.0.0.1:${ready[1]}`,
+        ready: ready[2]!.trim(),
         child,
         output: () => output,
         async stop() {

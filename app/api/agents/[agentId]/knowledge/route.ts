@@ -1,6 +1,7 @@
-import { jsonResponse, readUploadedFile, WithStatus } from "@/lib/http/json-response";
+import { jsonResponse, WithStatus } from "@/lib/http/json-response";
+import { readUploadedFile } from "@/lib/http/read-uploaded-file";
 import { listDocuments } from "@/lib/knowledge/manage-documents";
-import { extractionLimits } from "@/lib/knowledge/extract-text";
+import { extractionLimits, MAX_UPLOAD_BYTES } from "@/lib/knowledge/extract-text";
 import { uploadDocument } from "@/lib/knowledge/upload-document";
 import { requireApiUser } from "@/lib/session/api-user";
 
@@ -18,14 +19,8 @@ export async function GET(request: Request, { params }: Params) {
 export async function POST(request: Request, { params }: Params) {
   return jsonResponse("upload-knowledge", async () => {
     const { runtime, user } = await requireApiUser(request);
-    const file = await readUploadedFile(request);
-    const document = await uploadDocument(runtime.db.prisma, {
-      actor: user,
-      agentId: (await params).agentId,
-      name: file.name,
-      bytes: new Uint8Array(await file.arrayBuffer()),
-      limits: extractionLimits(runtime.env),
-    });
+    const file = await readUploadedFile(request, { maxBytes: MAX_UPLOAD_BYTES });
+    const document = await uploadDocument(runtime.db.prisma, { actor: user, agentId: (await params).agentId, ...file, limits: extractionLimits(runtime.env) });
     runtime.knowledge?.wake();
     return new WithStatus(document, 201);
   });
