@@ -46,7 +46,8 @@ type AgentRow = Omit<AdminAgent, "contextSettings" | "updatedAt"> & { contextSet
 
 const toAdminAgent = (row: AgentRow): AdminAgent => ({ ...row, contextSettings: readContextSettings(row.contextSettings), updatedAt: row.updatedAt.toISOString() });
 
-async function adminProject(prisma: Prisma, actor: SessionUser): Promise<string> {
+/** The admin's project (the one admin pages manage), or forbidden for anyone else. */
+export async function adminProject(prisma: Prisma, actor: SessionUser): Promise<string> {
   assertAdmin(actor);
   const project = await findPrimaryProject(prisma, { userId: actor.id });
   if (!project) throw new AppError("forbidden", "You are not a member of any project.");

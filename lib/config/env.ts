@@ -107,6 +107,15 @@ const envSchema = z.object({
   ATTACHMENT_QUOTA_MB: z.coerce.number().min(1).max(10_000_000).default(1_024),
   /** Files uploaded but never sent are removed after this long. */
   ATTACHMENT_UNSENT_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
+  /**
+   * Key material for secrets kept in the database (MCP servers' headers and environment values);
+   * unset, derived from AUTH_SECRET. Changing it leaves those secrets unreadable until re-entered.
+   */
+  ENCRYPTION_KEY: z.string().min(32, "ENCRYPTION_KEY must be at least 32 characters").optional(),
+  /** Connecting to an MCP server and listing its tools fails with the reason past this long. */
+  MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** A tool call of an MCP server that has not answered by then fails with the reason. */
+  MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30 * 60_000).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -31,6 +31,8 @@ import type { RetentionSweep } from "@/lib/retention/retention-sweep";
 import { prepareFirstStart } from "@/lib/seed/prepare-first-start";
 import { attachmentLimits, type AttachmentLimits } from "@/lib/attachments/attachment-limits";
 import { openBlobStore, type BlobStore } from "@/lib/attachments/blob-store";
+import { McpPool } from "@/lib/mcp/mcp-pool";
+import { createSecretBox, type SecretBox } from "@/lib/mcp/secret-box";
 
 /**
  * The process-wide services. server.ts creates them before listening; route handlers and
@@ -63,6 +65,10 @@ export interface Runtime {
   retention?: RetentionSweep;
   /** Where attached files live (DATA_DIR or S3) and what may be attached. */
   attachments: { store: BlobStore; limits: AttachmentLimits };
+  /** This node's connections to MCP servers; closed with the background work. */
+  mcp: McpPool;
+  /** Seals secrets kept in the database (MCP headers and environment), with ENCRYPTION_KEY or AUTH_SECRET. */
+  secrets: SecretBox;
 }
 
 const globalKey = Symbol.for("chorus.runtime");
@@ -88,7 +94,9 @@ export function provideRuntime(runtime: Runtime): void {
 
 /** For tests: build a runtime around a database they opened. */
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
-  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionEnds: null, sessionSweep: null, attachments: { store: openBlobStore(env), limits: attachmentLimits(env) } };
+  const secrets = createSecretBox(env.ENCRYPTION_KEY ?? secret);
+  const mcp = new McpPool({ prisma: db.prisma, secrets, connectTimeoutMs: env.MCP_CONNECT_TIMEOUT_MS, toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS });
+  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionEnds: null, sessionSweep: null, attachments: { store: openBlobStore(env), limits: attachmentLimits(env) }, mcp, secrets };
   runtime.auth = createAuth({
     prisma: db.prisma,
     secret,
@@ -202,6 +210,8 @@ export async function closeRuntime(): Promise<void> {
 /** Everything that runs on its own (agents, panels, ingestion, the idle-session sweep) stops before the database closes. */
 export async function stopBackgroundWork(runtime: Runtime | undefined): Promise<void> {
   await stopAgents(runtime);
+  // After the turns that call tools: stdio servers' processes end, HTTP sessions are closed.
+  await runtime?.mcp.close();
   await runtime?.sessionSweep?.stop();
   await runtime?.sessionEnds?.stop();
   await runtime?.retention?.stop();
