@@ -63,7 +63,8 @@ test("a question asked while the agent is busy shows queued to everyone in the r
   await expect(asker.conversation.messages().getByText(answerTo("first"))).toBeVisible({ timeout: 20_000 });
   // Toby answers in order: once a later question is answered, an answer to the stopped one would be here.
   await asker.conversation.send(channel, question("third"));
-  await expect(asker.conversation.messages().getByText(answerTo("third"))).toBeVisible();
+  // It waits for the rest of the first (long) answer, then streams its own.
+  await expect(asker.conversation.messages().getByText(answerTo("third"))).toBeVisible({ timeout: 30_000 });
   await expect(asker.conversation.messages().getByText(answerTo("second"))).toHaveCount(0);
   await asker.context.close();
   await watcher.context.close();
