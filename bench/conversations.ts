@@ -154,5 +154,5 @@ async function measureUnreadCounts(server: Server_): Promise<BenchResult> {
     samples.push(performance.now() - started);
     if (list.length < CONVERSATIONS) throw new Error(`expected ${CONVERSATIONS} conversations, got ${list.length}`);
   }
-  return result("conversations.unread_counts_ms", "ms", percentile(samples, 50), UNREAD_TARGET_MS, { valueAtMost: UNREAD_TARGET_MS });
+  return result("conversations.unread_counts_ms", "ms", percentile(samples, 50), null, { valueAtMost: UNREAD_TARGET_MS });
 }

@@ -83,8 +83,8 @@ export async function measureFiles(): Promise<BenchResult[]> {
       results.push(
         result(`files.upload_25mb.${link.name}.event_loop_p99_ms`, "ms", busyLoop.p99Ms, idleLoop.p99Ms, { valueAtMost: TARGET.lagP99Ms }),
         result(`files.upload_25mb.${link.name}.post_p50_ms`, "ms", percentile(busyPosts, 50), percentile(idlePosts, 50), { ratioAtMost: TARGET.postRatio }),
-        // Against the time the link takes to carry the file (loopback: against itself).
-        result(`files.upload_25mb.${link.name}.upload_ms`, "ms", percentile(uploadMs, 50), Number.isFinite(link.bytesPerSecond) ? (UPLOAD_BYTES / link.bytesPerSecond) * 1000 : percentile(uploadMs, 50)),
+        // Against the time the link takes to carry the file (loopback has no such figure).
+        result(`files.upload_25mb.${link.name}.upload_ms`, "ms", percentile(uploadMs, 50), Number.isFinite(link.bytesPerSecond) ? (UPLOAD_BYTES / link.bytesPerSecond) * 1000 : null),
       );
     }
 
@@ -95,7 +95,7 @@ export async function measureFiles(): Promise<BenchResult[]> {
     console.log(`files: a ${(photo.length / MB).toFixed(1)} MB 12-megapixel photo: thumbnail ${percentile(thumbnails, 50).toFixed(0)} ms, prepared ${percentile(prepared, 50).toFixed(0)} ms, uploaded ${percentile(photoUploads, 50).toFixed(0)} ms (p50)`);
     return [
       ...results,
-      result("files.thumbnail_12mp_ms", "ms", percentile(thumbnails, 50), TARGET.thumbnailMs, { valueAtMost: TARGET.thumbnailMs }),
+      result("files.thumbnail_12mp_ms", "ms", percentile(thumbnails, 50), null, { valueAtMost: TARGET.thumbnailMs }),
       // What an upload of the photo waits for (upright, re-encoded, thumbnail), against the thumbnail alone.
       result("files.prepare_image_12mp_ms", "ms", percentile(prepared, 50), percentile(thumbnails, 50)),
       // The whole upload over HTTP, against its image work.

@@ -84,11 +84,12 @@ export async function measureLoad(): Promise<BenchResult[]> {
         `− the same before the burst, ${mb(memory.idle.liveKb)}) / ${memory.peak.running}; resident ${mb(memory.idle.rssKb)} → ${mb(memory.peak.rssKb)}`,
     );
     return [
-      result("load.first_token_p50_ms", "ms", one.firstTokenP50, FIRST_TOKEN_MS),
-      result("load.first_token_p95_ms", "ms", one.firstTokenP95, FIRST_TOKEN_MS, { addedAtMost: 250 }),
+      // The model's own first token is a setting of the fake server, not a measure: a target, not a baseline.
+      result("load.first_token_p50_ms", "ms", one.firstTokenP50, null),
+      result("load.first_token_p95_ms", "ms", one.firstTokenP95, null, { valueAtMost: FIRST_TOKEN_MS + 250 }),
       result("load.replies_per_s", "replies/s", one.repliesPerS, loadFigures(idealTurns(oneNode, MODEL)).repliesPerS),
-      result("load.memory_per_turn_kb", "KB", memory.perTurnKb, memory.perTurnKb),
-      result("load.two_nodes.first_token_p95_ms", "ms", two.firstTokenP95, FIRST_TOKEN_MS, { addedAtMost: 250 }),
+      result("load.memory_per_turn_kb", "KB", memory.perTurnKb, null),
+      result("load.two_nodes.first_token_p95_ms", "ms", two.firstTokenP95, null, { valueAtMost: FIRST_TOKEN_MS + 250 }),
       result("load.limited.first_token_p95_ms", "ms", queued.firstTokenP95, queuedIdeal.firstTokenP95),
       // The issue sets no target here: compared with an ideal queue that knows every turn in advance.
       result("load.limited.drain_per_s", "replies/s", queued.repliesPerS, queuedIdeal.repliesPerS),

@@ -3,15 +3,16 @@ export interface BenchResult {
   name: string;
   unit: string;
   value: number;
-  baseline: number;
+  /** The same work measured another way in the same run; null when nothing was measured to compare with (never a constant). */
+  baseline: number | null;
   /** value / baseline */
-  ratio: number;
+  ratio: number | null;
   /** What the issue asks for, stated on the ratio or the value; printed, not stored. */
   target?: { ratioAtMost?: number; ratioAtLeast?: number; valueAtMost?: number; addedAtMost?: number };
 }
 
-export function result(name: string, unit: string, value: number, baseline: number, target?: BenchResult["target"]): BenchResult {
-  return { name, unit, value: round(value), baseline: round(baseline), ratio: round(value / baseline), target };
+export function result(name: string, unit: string, value: number, baseline: number | null, target?: BenchResult["target"]): BenchResult {
+  return { name, unit, value: round(value), baseline: baseline === null ? null : round(baseline), ratio: baseline === null ? null : round(value / baseline), target };
 }
 
 export function percentile(samples: number[], p: number): number {
@@ -21,10 +22,10 @@ export function percentile(samples: number[], p: number): number {
 
 export function meetsTarget({ value, baseline, ratio, target }: BenchResult): boolean | null {
   if (!target) return null;
-  if (target.ratioAtMost !== undefined && ratio > target.ratioAtMost) return false;
-  if (target.ratioAtLeast !== undefined && ratio < target.ratioAtLeast) return false;
+  if (target.ratioAtMost !== undefined && (ratio === null || ratio > target.ratioAtMost)) return false;
+  if (target.ratioAtLeast !== undefined && (ratio === null || ratio < target.ratioAtLeast)) return false;
   if (target.valueAtMost !== undefined && value > target.valueAtMost) return false;
-  if (target.addedAtMost !== undefined && value - baseline > target.addedAtMost) return false;
+  if (target.addedAtMost !== undefined && (baseline === null || value - baseline > target.addedAtMost)) return false;
   return true;
 }
 

@@ -28,8 +28,12 @@ const onRequest: [string, () => Promise<BenchResult[]>][] = [
   ["search", measureSearch],
 ];
 
-// `npm run bench -- agents` measures one suite only.
-const only = process.argv.slice(2);
+// `npm run bench -- agents` measures one suite only; `--compare <file>` prints each figure's change against an earlier results file.
+const args = process.argv.slice(2);
+const compareAt = args.indexOf("--compare");
+const compareWith = compareAt >= 0 ? args[compareAt + 1] : undefined;
+if (compareAt >= 0 && !compareWith) throw new Error("--compare needs an earlier results file, e.g. --compare bench/results/before.json");
+const only = args.filter((_, index) => compareAt < 0 || (index !== compareAt && index !== compareAt + 1));
 const results: BenchResult[] = [];
 for (const [name, run] of [...suites, ...onRequest].filter(([name]) => (only.length === 0 ? suites.some(([suite]) => suite === name) : only.includes(name)))) {
   console.log(`measuring ${name}…`);
@@ -55,4 +59,15 @@ console.table(
   })),
 );
 console.log(`written to ${path.relative(process.cwd(), file)}`);
+if (compareWith) console.table(await compare(measured, compareWith));
 process.exit(0);
+
+/** Each figure of this run beside the same figure in an earlier results file, with the change. */
+async function compare(now: { name: string; unit: string; value: number; ratio: number | null }[], earlierFile: string) {
+  const before = new Map((JSON.parse(await readFile(earlierFile, "utf8")) as typeof now).map((entry) => [entry.name, entry]));
+  return now.map(({ name, unit, value, ratio }) => {
+    const old = before.get(name);
+    const change = old && old.value !== 0 ? `${(((value - old.value) / old.value) * 100).toFixed(1)} %` : "";
+    return { name, before: old ? `${old.value} ${unit}` : "(new)", now: `${value} ${unit}`, change, "ratio before": old?.ratio ?? "", "ratio now": ratio ?? "" };
+  });
+}

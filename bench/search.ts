@@ -80,8 +80,8 @@ async function measureQueries(db: Database, engine: Engine, messages: number): P
   }
   console.table(mix.map(({ name, query }) => ({ name, query, found: found.get(name), p50_ms: percentile(byQuery.get(name)!, 50).toFixed(1), max_ms: Math.max(...byQuery.get(name)!).toFixed(1) })));
   return [
-    result(`search.p50_ms.${engine}`, "ms", percentile(samples, 50), TARGET_P99_MS),
-    result(`search.p99_ms.${engine}`, "ms", percentile(samples, 99), TARGET_P99_MS, { valueAtMost: TARGET_P99_MS }),
+    result(`search.p50_ms.${engine}`, "ms", percentile(samples, 50), null),
+    result(`search.p99_ms.${engine}`, "ms", percentile(samples, 99), null, { valueAtMost: TARGET_P99_MS }),
   ];
 }
 
