@@ -8,12 +8,12 @@ import type { ContextSnapshot, ConversationMessage, Retrieved } from "@/lib/cont
 import type { Prisma } from "@/lib/db/open-database";
 import { fenceOf } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
-import { textOf, type ChatMessage, type LlmProvider } from "@/lib/llm/types";
+import { textOf, type ChatMessage, type ContentPart, type LlmProvider } from "@/lib/llm/types";
 import { counterFor } from "@/lib/llm/token-counter";
 import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
 import { panelTable } from "./panel-table";
-import { coordinationSections, PANEL_INSTRUCTIONS, roundPrompt, type PanelAnswerView, type PanelVoteView } from "./panel-prompt";
+import { coordinationSections, PANEL_INSTRUCTIONS, roundPrompt, type PanelAnswerView, type PanelVoteView, type PromptLine } from "./panel-prompt";
 
 /** What stays the same for a panel agent across its rounds: its settings, the thread before the question, its memory. */
 export interface PanelMember {
@@ -31,16 +31,21 @@ export async function loadPanelMember(
   { agentId, conversationId, questionMessageId }: { agentId: string; conversationId: string; questionMessageId: string },
 ): Promise<PanelMember> {
   const startedAt = performance.now();
-  const loaded = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempt: 1, failures: 0, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false, regeneratesMessageId: null });
-  // A round quotes the thread as lines of one message (roundPrompt), which do not carry files: none are counted or reported.
-  const withoutFiles = (message: ConversationMessage): ConversationMessage => ({ ...message, attachments: undefined });
-  const turn = { ...loaded, history: loaded.history.map(withoutFiles), current: withoutFiles(loaded.current) };
+  const turn = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempt: 1, failures: 0, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false, regeneratesMessageId: null });
   const settings = readContextSettings(turn.agent.contextSettings);
   const { retrieved, timing } = await retrieveMemory(memory, { agentId, userId: turn.askedBy, conversationId, text: turn.current.content, ...settings }, startedAt);
   return { turn, retrieved, retrieval: timing };
 }
 
-const line = (message: ConversationMessage) => `${message.authorHandle ?? message.role}: ${message.content}`;
+/**
+ * A message as a round quotes it, from what the assembly made of it: "name: text", then its files'
+ * frames and notes (the rendered text goes on past the message's own), and its image parts apart.
+ */
+function quoted(message: ConversationMessage, rendered: ChatMessage): { line: PromptLine; images: ContentPart[] } {
+  const text = `${message.authorHandle ?? message.role}: ${message.content}`;
+  const images = typeof rendered.content === "string" ? [] : rendered.content.filter((part) => part.type === "image_url");
+  return { line: { text, files: textOf(rendered.content).slice(message.content.length) }, images };
+}
 
 /**
  * One start of a panel agent, its context rebuilt from scratch (seed 001): its system prompt with
@@ -97,17 +102,25 @@ export async function assemblePanelTurn(
   const byId = new Map(history.map((message) => [message.id, message]));
   const historySection = snapshot.sections.find((section) => section.kind === "history")!;
   const kept = historySection.items.filter((item) => item.included);
+  // The assembly's last messages are the kept history and the question, in order.
+  const rendered = assembly.messages.slice(-(kept.length + 1));
+  const lineOf = new Map(kept.map((item, index) => [item.id, quoted(byId.get(item.id)!, rendered[index]!)]));
+  const question = quoted(current, rendered.at(-1)!);
   const summary = assembly.messages.find((message) => message.role === "system" && textOf(message.content).startsWith(SUMMARY_PREFIX));
   const system = assembly.messages.filter((message) => message.role === "system" && message !== summary);
-  const compose = () => {
-    const lines = [...(summary ? [textOf(summary.content)] : []), ...kept.map((item) => line(byId.get(item.id)!))];
-    return [...system, { role: "user" as const, content: roundPrompt({ history: lines, question: line(current), answers, votes, round, maxRounds }) }];
+  const compose = (): ChatMessage[] => {
+    const lines = kept.map((item) => lineOf.get(item.id)!);
+    const prompt = roundPrompt({ history: [...(summary ? [textOf(summary.content)] : []), ...lines.map((each) => each.line)], question: question.line, answers, votes, round, maxRounds });
+    // Images the kept messages showed go after the round's text, as in any message with images.
+    const images = [...lines, question].flatMap((each) => each.images);
+    return [...system, { role: "user", content: images.length === 0 ? prompt : [{ type: "text", text: prompt }, ...images] }];
   };
   let messages = compose();
-  // The reserve is an estimate: when the composed message still overflows, the oldest lines go.
+  // The reserve is an estimate: when the composed message still overflows, the oldest lines go, with their files.
   while (countPrompt(messages, counter) > maxTokens && kept.length > 0) {
     const dropped = kept.shift()!;
     Object.assign(dropped, { included: false, reason: "budget" });
+    for (const file of dropped.attachments ?? []) Object.assign(file, { included: false, reason: "budget" });
     messages = compose();
   }
   // Without any history the answers and votes alone overflow: the model is not called (context.md, budget step 5).

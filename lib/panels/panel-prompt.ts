@@ -28,11 +28,13 @@ export interface PanelVoteView {
   reason: string;
 }
 
+/** A message as "name: text", with its files' frames and notes when it has files (already escaped: lib/context/attachment-forms). */
+export type PromptLine = string | { text: string; files: string };
+
 export interface RoundPromptInput {
-  /** "name: text" lines of the conversation before the question (already pruned to the budget). */
-  history: string[];
-  /** The question, as "name: text". */
-  question: string;
+  /** The conversation before the question (already pruned to the budget). */
+  history: PromptLine[];
+  question: PromptLine;
   answers: PanelAnswerView[];
   votes: PanelVoteView[];
   round: number;
@@ -50,7 +52,10 @@ export function coordinationSections({ answers, votes, round, maxRounds }: Pick<
   return [section("CURRENT_ANSWERS", answerText), section("VOTING_STATE", voting)].join("\n\n");
 }
 
+/** A line's text escaped; its files' frames were escaped when they were made, and are not escaped twice. */
+const render = (line: PromptLine) => (typeof line === "string" ? escapeFrameText(line) : escapeFrameText(line.text) + line.files);
+
 export function roundPrompt(input: RoundPromptInput): string {
-  const history = input.history.length === 0 ? "(nothing before this question)" : input.history.map(escapeFrameText).join("\n");
-  return [section("CONVERSATION_HISTORY", history), section("CURRENT_MESSAGE", escapeFrameText(input.question)), coordinationSections(input)].join("\n\n");
+  const history = input.history.length === 0 ? "(nothing before this question)" : input.history.map(render).join("\n");
+  return [section("CONVERSATION_HISTORY", history), section("CURRENT_MESSAGE", render(input.question)), coordinationSections(input)].join("\n\n");
 }

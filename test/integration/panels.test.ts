@@ -1,6 +1,8 @@
 import { textOf } from "@/lib/llm/types";
 import { randomUUID } from "node:crypto";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
 import type { ContextSnapshot } from "@/lib/context/types";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
@@ -58,7 +60,7 @@ describe("panels", () => {
   afterEach(async () => {
     fake.reset();
     // Every test starts from the same agents, even after one failed half-way through.
-    await app.prisma.agent.updateMany({ where: { id: { in: Object.values(agents) } }, data: { provider: "openai", model: "gpt-4o-mini", enabled: true } });
+    await app.prisma.agent.updateMany({ where: { id: { in: Object.values(agents) } }, data: { provider: "openai", model: "gpt-4o-mini", enabled: true, contextSettings: {} } });
   });
 
   const channel = async (handles = ["toby", "ada", "sage"]) => {
@@ -67,12 +69,12 @@ describe("panels", () => {
     for (const socket of [annSocket, bobSocket]) await emitWithAck(socket, "conversation:join", { conversationId: id });
     return id;
   };
-  const post = async (conversationId: string, content: string) => {
+  const post = async (conversationId: string, content: string, attachmentIds: string[] = []) => {
     await app.prisma.rateBucket.deleteMany();
-    return emitWithAck<Ack<MessageDto>>(annSocket, "message:send", { conversationId, clientId: randomUUID(), content });
+    return emitWithAck<Ack<MessageDto>>(annSocket, "message:send", { conversationId, clientId: randomUUID(), content, attachmentIds });
   };
-  const ask = async (conversationId: string, content: string) => {
-    const ack = await post(conversationId, content);
+  const ask = async (conversationId: string, content: string, attachmentIds: string[] = []) => {
+    const ack = await post(conversationId, content, attachmentIds);
     if ("error" in ack) throw new Error(ack.error.message);
     return ack.data;
   };
@@ -142,6 +144,40 @@ describe("panels", () => {
     expect(mine.some((view) => view.agents.some((agent) => agent.state === "working"))).toBe(true);
     expect(mine.some((view) => view.agents.some((agent) => agent.state === "restarting"))).toBe(true);
     expect(await lastView(panel.id)).toMatchObject({ status: "finished", endedReason: "all_voted", finalMessageId: message.id });
+  });
+
+  it("every round reads the question's files: a text file framed and escaped once, an image shown to a model that accepts images and named to one that does not", async () => {
+    await app.prisma.agent.update({ where: { id: agents.toby! }, data: { contextSettings: { acceptsImages: true } } });
+    const conversationId = await channel(["toby", "ada"]);
+    const upload = async (name: string, bytes: Uint8Array) => {
+      const form = new FormData();
+      form.set("file", new File([Buffer.from(bytes)], name));
+      const response = await uploadRoute(new Request(`${app.url}/api/conversations/${conversationId}/attachments`, { method: "POST", body: form, headers: { cookie: ann.cookie } }), { params: Promise.resolve({ conversationId }) });
+      return ((await response.json()) as { data: { id: string; bytes: number } }).data;
+    };
+    const plan = await upload("plan.md", Buffer.from("# Plan\nShip on Friday & celebrate."));
+    const chart = await upload("chart.png", await sharp({ create: { width: 64, height: 64, channels: 3, background: "#22aa55" } }).png().toBuffer());
+    fake.respondWith((request) => {
+      const answers = answerIds(request);
+      return answers.some((answer) => answer.agent === agentOf(request)) ? vote(answers[0]!.id, "fine") : newAnswer(`${agentOf(request)} likes the plan`);
+    });
+    const { panel } = await finalAnswer(await ask(conversationId, "@panel @toby @ada is the plan sound?", [plan.id, chart.id]));
+
+    const framed = `<attachment name="plan.md" type="text/markdown">\n# Plan\nShip on Friday &amp; celebrate.\n</attachment>`;
+    // This panel's calls (another test's panel may still be finishing).
+    const requestsOf = (handle: string) => fake.requests.filter((request) => agentOf(request) === handle && userPrompt(request).includes("is the plan sound?"));
+    expect(requestsOf("toby").length).toBeGreaterThan(0);
+    expect(requestsOf("ada").length).toBeGreaterThan(0);
+    for (const request of [...requestsOf("toby"), ...requestsOf("ada")]) expect(request.messages.at(-1)!.content).toContain(framed);
+    expect(requestsOf("toby").every((request) => request.messages.at(-1)!.images?.length === 1)).toBe(true);
+    expect(requestsOf("ada").every((request) => request.messages.at(-1)!.images === undefined)).toBe(true);
+    expect(requestsOf("ada")[0]!.messages.at(-1)!.content).toContain(`[attachment: chart.png (image/png, ${chart.bytes} bytes) — not read: not_an_image_model]`);
+    const tobyTurn = (await snapshotsOf(panel.id)).find(({ turn }) => turn.agentId === agents.toby)!.snapshot!;
+    expect(tobyTurn.sections.find((section) => section.kind === "current")!.items[0]!.attachments!.map(({ as, included }) => ({ as, included }))).toEqual([
+      { as: "text", included: true },
+      { as: "image", included: true },
+    ]);
+    expect(tobyTurn.messages.at(-1)!.content).toEqual([expect.objectContaining({ type: "text" }), { type: "image_url", image_url: { url: `attachment:${chart.id}`, detail: "low" } }]);
   });
 
   it("a follow-up panel sees what the panel concluded before, and marker text is escaped", async () => {
