@@ -1,31 +1,14 @@
 import fc from "fast-check";
-import { get_encoding, type TiktokenEncoding } from "tiktoken";
 import { afterAll, describe, expect, it } from "vitest";
 import { counterFor } from "@/lib/llm/token-counter";
-import type { ChatMessage } from "@/lib/llm/types";
 import { assembleContext, noTiming, type AssemblyInput } from "./assemble-context";
-import type { ContextConfig, ConversationMessage, MessageAttachment, Retrieved, Summarize } from "./types";
+import type { ContextConfig, ConversationMessage, MessageAttachment, OfferedTool, Retrieved, Summarize } from "./types";
 import { noRetrieval } from "./types";
 import { episodesText, knowledgeText, procedureText } from "./section-text";
+import { encode, freeTestEncoders, independentCount, independentToolTokens } from "./independent-count.fixture";
 
 const AGENT = "agent-toby";
-const encoders = new Map<string, ReturnType<typeof get_encoding>>();
-const encode = (encoding: string, text: string) => {
-  if (!encoders.has(encoding)) encoders.set(encoding, get_encoding(encoding as TiktokenEncoding));
-  return encoders.get(encoding)!.encode(text, [], []).length;
-};
-afterAll(() => encoders.forEach((encoder) => encoder.free()));
-
-/** The cookbook's num_tokens_from_messages, written out independently of the code under test. */
-function independentCount(messages: ChatMessage[], encoding: string): number {
-  let total = 3;
-  for (const message of messages) {
-    const content = typeof message.content === "string" ? encode(encoding, message.content) : message.content.reduce((sum, part) => sum + (part.type === "text" ? encode(encoding, part.text) : 85), 0);
-    total += 3 + encode(encoding, message.role) + content;
-    if (message.name !== undefined) total += encode(encoding, message.name) + 1;
-  }
-  return total;
-}
+afterAll(freeTestEncoders);
 
 let nextSeq = 1;
 function message(role: ConversationMessage["role"], content: string, options: { agent?: string; handle?: string; encoding?: string } = {}): ConversationMessage {
@@ -409,5 +392,108 @@ describe("assembleContext: attachments", () => {
     ];
     await assembleContext(input(history, message("user", "@toby go"), { config: { pruningStrategy: "summarize", maxWorkingMemoryTokens: 150 } }), { counter: gpt4o, summarize });
     expect(asked[0]).toBe(`${"plan ".repeat(200)}\n\n[attachment: plan.md (text/markdown, 1234 bytes) — not read: summarized]\n\n[attachment: logo.png (image/png, 10 bytes) — not read: not_an_image_model]`);
+  });
+});
+
+describe("assembleContext: tools offered", () => {
+  const searchIssues: OfferedTool = {
+    name: "search_issues",
+    server: "tracker",
+    askFirst: false,
+    description: "Search the issue tracker — résumé of matches.",
+    parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+  };
+  const captureProcedure: OfferedTool = { name: "capture_procedure", server: "chorus", askFirst: true, description: "Save the steps as a procedure.", parameters: { type: "object", properties: {} } };
+  const toolsCost = [searchIssues, captureProcedure].reduce((sum, tool) => sum + independentToolTokens(tool, "o200k_base"), 0);
+  const count = (messages: Parameters<typeof independentCount>[0]) => independentCount(messages, "o200k_base");
+  const sectionsTotal = (snapshot: Awaited<ReturnType<typeof assembleContext>>["snapshot"]) => snapshot.sections.reduce((sum, section) => sum + section.tokens, 3);
+
+  it("counts each definition's compact JSON in usedTokens, in no section, and lists them in the snapshot", async () => {
+    const { messages, tools, snapshot } = await assembleContext(input([message("user", "hi")], message("user", "@toby find the bug"), { tools: [searchIssues, captureProcedure] }), { counter: gpt4o });
+    expect(tools).toEqual([searchIssues, captureProcedure]);
+    expect(snapshot.budget.usedTokens).toBe(independentCount(messages, "o200k_base") + toolsCost);
+    expect(sectionsTotal(snapshot) + toolsCost).toBe(snapshot.budget.usedTokens);
+    expect(snapshot.tools).toEqual([
+      { name: "search_issues", server: "tracker", askFirst: false, tokens: independentToolTokens(searchIssues, "o200k_base"), included: true },
+      { name: "capture_procedure", server: "chorus", askFirst: true, tokens: independentToolTokens(captureProcedure, "o200k_base"), included: true },
+    ]);
+  });
+
+  it("lists no tools as an empty array", async () => {
+    const { tools, snapshot } = await assembleContext(input([], message("user", "q")), { counter: gpt4o });
+    expect(tools).toEqual([]);
+    expect(snapshot.tools).toEqual([]);
+  });
+
+  it("tools outrank history: they are decided first, and history gives way to them", async () => {
+    const history = [message("user", "an earlier question about the release"), message("user", "another one")];
+    const current = message("user", "@toby go");
+    const without = await assembleContext(input(history, current), { counter: gpt4o });
+    // Room for everything but the oldest message once the tools are counted.
+    const budget = without.snapshot.budget.usedTokens + toolsCost - 1;
+    const { messages, tools, snapshot } = await assembleContext(input(history, current, { tools: [searchIssues, captureProcedure], config: { maxWorkingMemoryTokens: budget } }), { counter: gpt4o });
+    expect(tools).toHaveLength(2);
+    expect(historyItems(snapshot).map((item) => item.included)).toEqual([false, true]);
+    expect(snapshot.budget.usedTokens).toBe(independentCount(messages, "o200k_base") + toolsCost);
+    expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(budget);
+  });
+
+  it("offers no tool when system + tools + current (its files included, as it starts) do not fit; the turn goes on without them", async () => {
+    const dump: MessageAttachment = { id: "dump", name: "dump.txt", mediaType: "text/plain", bytes: 10, text: "database row ".repeat(60), image: false };
+    const current = { ...message("user", "@toby what is this?"), attachments: [dump] };
+    const alone = await assembleContext(input([], current), { counter: gpt4o });
+    // The file fits without the tools, and the tools fit without the file: tools are decided against the file, so they go.
+    const budget = alone.snapshot.budget.usedTokens + 1;
+    expect(count([{ role: "system", content: "You are Toby." }, { role: "user", content: current.content, name: "ann" }]) + toolsCost).toBeLessThanOrEqual(budget);
+    const { messages, tools, snapshot } = await assembleContext(input([message("user", "earlier")], current, { tools: [searchIssues, captureProcedure], config: { maxWorkingMemoryTokens: budget } }), { counter: gpt4o });
+    expect(snapshot.error).toBeUndefined();
+    expect(tools).toEqual([]);
+    expect(snapshot.tools!.map(({ name, included, reason }) => ({ name, included, reason }))).toEqual([
+      { name: "search_issues", included: false, reason: "budget" },
+      { name: "capture_procedure", included: false, reason: "budget" },
+    ]);
+    expect(snapshot.sections.find((section) => section.kind === "current")!.items[0]!.attachments![0]).toMatchObject({ as: "text", included: true });
+    expect(snapshot.budget.usedTokens).toBe(independentCount(messages, "o200k_base"));
+  });
+
+  it("a turn that fails at step 5 lists its tools as not offered and made no call", async () => {
+    const { snapshot, tools } = await assembleContext(input([], message("user", "word ".repeat(300)), { tools: [searchIssues], config: { maxWorkingMemoryTokens: 100 } }), { counter: gpt4o });
+    expect(tools).toEqual([]);
+    expect(snapshot).toMatchObject({ error: "budget", messages: [], calls: [], budget: { usedTokens: 0 }, tools: [{ name: "search_issues", included: false, reason: "budget" }] });
+  });
+
+  it("over random conversations and tools: usedTokens is the messages' count plus the offered tools', never above the budget", async () => {
+    const word = fc.constantFrom("alpha", "数据", "🎉", "the", "<|endoftext|>", "x".repeat(30));
+    const text = fc.array(word, { minLength: 1, maxLength: 30 }).map((words) => words.join(" "));
+    const tool = fc.record({
+      name: fc.constantFrom("search_issues", "clock", "add_note", "vendor_lookup"),
+      server: fc.constantFrom("chorus", "notes"),
+      askFirst: fc.boolean(),
+      description: text,
+      parameters: fc.record({ type: fc.constant("object"), properties: fc.dictionary(fc.constantFrom("q", "limit", "ünïcode"), fc.record({ type: fc.constantFrom("string", "integer") })) }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 12 }), text, fc.array(tool, { maxLength: 5 }), fc.integer({ min: 20, max: 1500 }), fc.constantFrom("gpt-4o", "gpt-3.5-turbo"), async (said, currentText, offered, budget, model) => {
+        const counter = counterFor(model);
+        const history = said.map((content, index): ConversationMessage => ({ id: `h${index}`, seq: index + 1, role: "user", content, authorAgentId: null, authorHandle: "bob", tokens: null }));
+        const current: ConversationMessage = { id: "now", seq: said.length + 1, role: "user", content: currentText, authorAgentId: null, authorHandle: "ann", tokens: null };
+        const { messages, tools, snapshot } = await assembleContext(input(history, current, { tools: offered, config: { maxWorkingMemoryTokens: budget } }), { counter });
+        const all = offered.reduce((sum, each) => sum + independentToolTokens(each, counter.encoding), 0);
+        const base = independentCount([{ role: "system", content: "You are Toby." }, { role: "user", content: currentText, name: "ann" }], counter.encoding);
+        // All or none, decided on system + tools + current alone.
+        expect(tools).toEqual(offered.length > 0 && base + all <= budget ? offered : []);
+        expect(snapshot.tools!.map((item) => item.tokens)).toEqual(offered.map((each) => independentToolTokens(each, counter.encoding)));
+        expect(snapshot.tools!.every((item) => item.included === (tools.length > 0) && (item.included || item.reason === "budget"))).toBe(true);
+        if (snapshot.error) {
+          expect(base).toBeGreaterThan(budget);
+          return;
+        }
+        const sent = tools.reduce((sum, each) => sum + independentToolTokens(each, counter.encoding), 0);
+        expect(snapshot.budget.usedTokens).toBe(independentCount(messages, counter.encoding) + sent);
+        expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(budget);
+        expect(sectionsTotal(snapshot) + sent).toBe(snapshot.budget.usedTokens);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

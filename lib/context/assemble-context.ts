@@ -3,12 +3,14 @@ import type { ChatMessage } from "@/lib/llm/types";
 import { MessageFiles } from "./attachment-forms";
 import { MessageCosts, REPLY_PRIMING_TOKENS } from "./message-costs";
 import { HistoryLedger, type FilesOf, type Speaker } from "./history-ledger";
+import { ToolOffer } from "./offered-tools";
 import { fifoDrops, slidingWindowKeeps } from "./pruners";
 import { episodesText, knowledgeText, procedureText, speakerName, summaryText } from "./section-text";
 import type {
   ContextConfig,
   ContextSnapshot,
   ConversationMessage,
+  OfferedTool,
   Retrieved,
   RetrievalTiming,
   SnapshotItem,
@@ -26,6 +28,8 @@ export interface AssemblyInput {
   current: ConversationMessage;
   retrieved: Retrieved;
   retrieval: ContextSnapshot["retrieval"];
+  /** The tools the agent may call this turn, in the order offered (context.md, "Tool steps"). */
+  tools?: OfferedTool[];
 }
 
 export interface AssemblyDeps {
@@ -37,6 +41,8 @@ export interface AssemblyDeps {
 export interface Assembly {
   /** Empty when the turn cannot be assembled (see snapshot.error). */
   messages: ChatMessage[];
+  /** The tools to send with the first call: all of the input's, or none when they did not fit. */
+  tools: OfferedTool[];
   snapshot: ContextSnapshot;
 }
 
@@ -52,8 +58,9 @@ export const noTiming: RetrievalTiming = { startedAt: 0, ms: 0 };
  * fixed order (system, procedure, knowledge, episodes, summary, history, current), the history
  * window counting the current message, SlidingWindow always, FIFO or Summarize when over budget,
  * then retrieved items, the procedure and finally history give way, and a turn whose system
- * prompt and current message alone overflow fails without calling the model. Pure: the only
- * outside call is the injected `summarize`.
+ * prompt and current message alone overflow fails without calling the model. Tools offered are
+ * counted (in no section) right after the system prompt: all of them, or none when system + tools
+ * + current do not fit. Pure: the only outside call is the injected `summarize`.
  */
 export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps): Promise<Assembly> {
   const { config } = input;
@@ -86,6 +93,9 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   const history = new HistoryLedger(windowOf(input.history, config.historyWindow - 1), speakerOf, contentTokensOf, filesOf);
   const current = new HistoryLedger([input.current], speakerOf, contentTokensOf, filesOf);
   const system = fixedSection(costs, input.systemPrompt);
+  // Tools count before anything but the system prompt: decided first, against the current message as it starts.
+  const tools = new ToolOffer(input.tools ?? [], deps.counter);
+  if (system.cost + tools.cost + current.cost + REPLY_PRIMING_TOKENS > config.maxWorkingMemoryTokens) tools.offered = false;
   const procedure: Scored<NonNullable<Retrieved["procedure"]>> | null = input.retrieved.procedure ? { value: input.retrieved.procedure, included: true } : null;
   const knowledge = byScore(input.retrieved.knowledge);
   const episodes = byScore(input.retrieved.episodes);
@@ -101,7 +111,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   let retrievedCosts = countRetrieved();
   const summaryCost = () => (summary?.included ? summary.cost : 0);
   const total = () =>
-    system.cost + retrievedCosts.procedure + retrievedCosts.knowledge + retrievedCosts.episodes + summaryCost() + history.cost + current.cost + REPLY_PRIMING_TOKENS;
+    system.cost + tools.usedTokens + retrievedCosts.procedure + retrievedCosts.knowledge + retrievedCosts.episodes + summaryCost() + history.cost + current.cost + REPLY_PRIMING_TOKENS;
   const runFifo = () => {
     const kept = history.includedIndexes();
     const drops = fifoDrops(
@@ -166,6 +176,8 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   if (over()) current.noteFiles(0, "budget");
 
   const failed = over();
+  // Never happens while tools fit (system + tools + current did), but a failed turn sends nothing.
+  if (failed) tools.offered = false;
   const messages: ChatMessage[] = failed
     ? []
     : [
@@ -204,6 +216,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
 
   return {
     messages,
+    tools: tools.sent,
     snapshot: {
       turnId: input.turn.turnId,
       conversationId: input.turn.conversationId,
@@ -217,7 +230,9 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
       messages,
       retrieval: input.retrieval,
       assemblyMs: 0,
-      ...(failed ? { error: "budget" as const } : {}),
+      tools: tools.items(),
+      // A turn that fails here makes no model call.
+      ...(failed ? { error: "budget" as const, calls: [] } : {}),
     },
   };
 }

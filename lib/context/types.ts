@@ -131,6 +131,56 @@ export interface AttachmentItem {
   reason?: string;
 }
 
+/** A tool the turn may offer the model: an MCP server's, or Chorus's own (`server: "chorus"`). */
+export interface OfferedTool {
+  /** As sent to the model. */
+  name: string;
+  /** The MCP server's name as registered, or `chorus`. */
+  server: string;
+  /** A person approves each call before it runs. */
+  askFirst: boolean;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+/** A tool in the snapshot: what its definition costs and whether it was offered. */
+export interface ToolItem {
+  name: string;
+  server: string;
+  askFirst: boolean;
+  /** tokens(compact JSON of {name, description, parameters}). */
+  tokens: number;
+  included: boolean;
+  /** `budget` when system + tools + current did not fit. */
+  reason?: "budget";
+}
+
+/** One call the model asked for in this turn, and what came of it. */
+export interface StepRecord {
+  callId: string;
+  tool: string;
+  server: string;
+  /** The model's JSON, as it gave it. */
+  arguments: string;
+  approval: "none" | "approved" | "denied" | "expired";
+  /** Who approved or denied (absent when no one decided). */
+  decidedBy?: string;
+  /** Tokens of the result as given to the model (after the cut). */
+  resultTokens: number;
+  cut: boolean;
+  error?: string;
+  /** Milliseconds since the turn started. */
+  startedAt: number;
+  ms: number;
+}
+
+/** One model call of the turn: what it sent (never above maxTokens), or `usedTokens: 0, error: "budget"` when it could not be made. */
+export interface CallRecord {
+  usedTokens: number;
+  error?: "budget";
+}
+
 export interface SnapshotSection {
   kind: SectionKind;
   tokens: number;
@@ -151,6 +201,12 @@ export interface ContextSnapshot {
   messages: ChatMessage[];
   retrieval: { episodic: RetrievalTiming; semantic: RetrievalTiming; procedural: RetrievalTiming };
   assemblyMs: number;
+  /** The tools offered, each counted in usedTokens and in no section (absent in snapshots older than tools). */
+  tools?: ToolItem[];
+  /** The calls this turn's model asked for, in order (absent when it made none). */
+  steps?: StepRecord[];
+  /** Every model call of the turn; `[]` for a turn that failed at budget step 5 (absent in older snapshots). */
+  calls?: CallRecord[];
   /** Only when the turn could not be assembled: "budget" (system prompt and current message alone overflow). */
   error?: "budget";
   /**

@@ -1,5 +1,5 @@
 import { encoding_for_model, get_encoding, type Tiktoken, type TiktokenModel } from "tiktoken";
-import type { ChatMessage } from "./types";
+import type { LoopMessage } from "./types";
 
 /** An image part sent with `detail: "low"`, as OpenAI counts it. */
 export const IMAGE_PART_TOKENS = 85;
@@ -65,8 +65,9 @@ export function countTokens(text: string, model = "gpt-4o"): number {
   return total;
 }
 
-/** A message's content as sent: a string, or its text part plus each image part. */
-export function countContent(content: ChatMessage["content"], count: (text: string) => number): number {
+/** A message's content as sent: a string, or its text part plus each image part (`null`, a step with no text, as empty). */
+export function countContent(content: LoopMessage["content"], count: (text: string) => number): number {
+  if (content === null) return 0;
   if (typeof content === "string") return count(content);
   return content.reduce((sum, part) => sum + (part.type === "text" ? count(part.text) : IMAGE_PART_TOKENS), 0);
 }

@@ -13,8 +13,43 @@ export interface ChatMessage {
  */
 export type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail: "low" } };
 
-/** A message's text: its content, or its text part when it shows images. */
-export function textOf(content: ChatMessage["content"]): string {
+/** One function call the model asked for (OpenAI's `tool_calls` entry); `arguments` is its JSON, unchecked. */
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A step's model message: the calls it asked for, and its text (`null` when it gave none). */
+export interface ToolCallsMessage {
+  role: "assistant";
+  content: string | null;
+  tool_calls: ToolCall[];
+}
+
+/** A call's result as given to the model. */
+export interface ToolResultMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/** A turn's tool steps: an assistant message with calls, then one tool message per call. */
+export type StepMessage = ToolCallsMessage | ToolResultMessage;
+
+/**
+ * What a call of a turn's tool loop sends: the assembled messages, then this turn's steps.
+ * (Kept apart from ChatMessage so code that reads assembled contexts never meets `content: null`.)
+ */
+export type LoopMessage = ChatMessage | StepMessage;
+
+export function isStepMessage(message: LoopMessage): message is StepMessage {
+  return message.role === "tool" || "tool_calls" in message;
+}
+
+/** A message's text: its content, or its text part when it shows images ("" for a step with no text). */
+export function textOf(content: LoopMessage["content"]): string {
+  if (content === null) return "";
   return typeof content === "string" ? content : content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
