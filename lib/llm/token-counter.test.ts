@@ -1,6 +1,6 @@
 import { get_encoding } from "tiktoken";
 import { afterAll, describe, expect, it } from "vitest";
-import { countTokens, firstTokens, freeEncoders } from "./token-counter";
+import { countTokens, encodingFor, firstTokens, freeEncoders } from "./token-counter";
 
 describe("countTokens", () => {
   afterAll(freeEncoders);
@@ -9,6 +9,11 @@ describe("countTokens", () => {
     expect(countTokens("hello world", "gpt-4o")).toBe(2);
     expect(countTokens("hello world", "llama3:8b")).toBe(2);
     expect(countTokens("", "gpt-4o")).toBe(0);
+  });
+
+  it("names each model's encoding, with o200k_base for models tiktoken does not know", () => {
+    expect([encodingFor("gpt-4o-mini"), encodingFor("gpt-4"), encodingFor("llama3.1:8b")]).toEqual(["o200k_base", "cl100k_base", "o200k_base"]);
+    expect(countTokens("hello world", "gpt-4")).toBe(2);
   });
 
   it("does not throw on special-token strings in user text", () => {

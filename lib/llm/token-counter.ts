@@ -1,4 +1,4 @@
-import { encoding_for_model, get_encoding, type Tiktoken, type TiktokenModel } from "tiktoken";
+import { get_encoding, get_encoding_name_for_model, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "tiktoken";
 import type { LoopMessage } from "./types";
 
 /** An image part sent with `detail: "low"`, as OpenAI counts it. */
@@ -10,26 +10,37 @@ export const IMAGE_PART_TOKENS = 85;
  * ordinary text's count unchanged.
  */
 const CHUNK_CHARS = 2_000;
-const encoders = new Map<string, Tiktoken>();
+/** One encoder per encoding (each holds megabytes of WebAssembly memory), shared by every model that uses it. */
+const encoders = new Map<TiktokenEncoding, Tiktoken>();
+const encodingOfModel = new Map<string, TiktokenEncoding>();
+
+function encodingNameFor(model: string): TiktokenEncoding {
+  let encoding = encodingOfModel.get(model);
+  if (!encoding) {
+    try {
+      encoding = get_encoding_name_for_model(model as TiktokenModel);
+    } catch {
+      // Unknown to tiktoken (local models, future names): the newest OpenAI encoding is the best guess.
+      encoding = "o200k_base";
+    }
+    encodingOfModel.set(model, encoding);
+  }
+  return encoding;
+}
 
 function encoderFor(model: string): Tiktoken {
-  const cached = encoders.get(model);
-  if (cached) return cached;
-  let encoder: Tiktoken;
-  try {
-    encoder = encoding_for_model(model as TiktokenModel);
-  } catch {
-    // Unknown to tiktoken (local models, future names): the newest OpenAI encoding is the best guess.
-    encoder = encoders.get("o200k_base") ?? get_encoding("o200k_base");
-    encoders.set("o200k_base", encoder);
+  const encoding = encodingNameFor(model);
+  let encoder = encoders.get(encoding);
+  if (!encoder) {
+    encoder = get_encoding(encoding);
+    encoders.set(encoding, encoder);
   }
-  encoders.set(model, encoder);
   return encoder;
 }
 
 /** The tiktoken encoding a model's text is counted with ("o200k_base" for models tiktoken does not know). */
 export function encodingFor(model: string): string {
-  return encoderFor(model).name ?? "o200k_base";
+  return encodingNameFor(model);
 }
 
 /** A model's counter, for code that counts many texts for one agent (context assembly). */
