@@ -1,6 +1,6 @@
 import { ATTACHMENT_URL_PREFIX } from "@/lib/context/attachment-forms";
 import type { Prisma } from "@/lib/db/open-database";
-import type { ChatMessage, ContentPart } from "@/lib/llm/types";
+import type { ChatMessage, ContentPart, LoopMessage } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { BlobStore } from "./blob-store";
 
@@ -13,9 +13,9 @@ const LOW_DETAIL_SIDE = 512;
  * already holds every pixel a low-detail image keeps. A file deleted since the turn was
  * assembled is left out of the call.
  */
-export function imageInliner({ prisma, store }: { prisma: Prisma; store: BlobStore }): (messages: ChatMessage[]) => Promise<ChatMessage[]> {
+export function imageInliner({ prisma, store }: { prisma: Prisma; store: BlobStore }): (messages: LoopMessage[]) => Promise<LoopMessage[]> {
   return async (messages) => {
-    const ids = messages.flatMap((message) => (typeof message.content === "string" ? [] : message.content.flatMap((part) => (part.type === "image_url" ? [attachmentId(part)] : []))));
+    const ids = messages.flatMap((message) => (withParts(message) ? message.content.flatMap((part) => (part.type === "image_url" ? [attachmentId(part)] : [])) : []));
     if (ids.length === 0) return messages;
     const rows = await prisma.attachment.findMany({ where: { id: { in: ids }, messageId: { not: null } }, select: { id: true, mediaType: true, storageKey: true, thumbnailKey: true, width: true, height: true } });
     const urls = new Map<string, string>();
@@ -28,7 +28,7 @@ export function imageInliner({ prisma, store }: { prisma: Prisma; store: BlobSto
       }),
     );
     return messages.map((message) => {
-      if (typeof message.content === "string") return message;
+      if (!withParts(message)) return message;
       const parts = message.content.flatMap((part): ContentPart[] => {
         if (part.type !== "image_url") return [part];
         const url = urls.get(attachmentId(part));
@@ -39,6 +39,11 @@ export function imageInliner({ prisma, store }: { prisma: Prisma; store: BlobSto
       return { ...message, content: parts.length === 1 && parts[0]!.type === "text" ? parts[0]!.text : parts };
     });
   };
+}
+
+/** Only a person's message that shows images has content parts. */
+function withParts(message: LoopMessage): message is ChatMessage & { content: ContentPart[] } {
+  return Array.isArray(message.content);
 }
 
 function attachmentId(part: Extract<ContentPart, { type: "image_url" }>): string {

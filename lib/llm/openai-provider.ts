@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { log } from "@/lib/log/logger";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { LlmError, type ChatMessage, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
+import { LlmError, type CompletionRequest, type LlmProvider, type LoopMessage, type StreamEvent } from "./types";
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -11,7 +11,7 @@ export interface OpenAIProviderOptions {
   /** 5xx and network errors are retried (before anything streamed) with exponential backoff. */
   maxRetries?: number;
   /** Puts the files' bytes in place of image parts' `attachment:ID` (see lib/attachments/inline-images). */
-  inlineImages?: (messages: ChatMessage[]) => Promise<ChatMessage[]>;
+  inlineImages?: (messages: LoopMessage[]) => Promise<LoopMessage[]>;
 }
 
 /** Before retry n (0-based): 0.5 s, 1 s, 2 s… with jitter, so nodes retrying together spread out. */
@@ -78,12 +78,13 @@ async function* streamOnce(client: OpenAI, request: CompletionRequest, inlineIma
     { signal: request.signal },
   );
   // Tool calls arrive in pieces (name, then the arguments' JSON in fragments), by index.
-  const calls: { name: string; arguments: string }[] = [];
+  const calls: { id: string; name: string; arguments: string }[] = [];
   for await (const chunk of stream) {
     const delta = chunk.choices[0]?.delta;
     if (delta?.content) yield { type: "delta", text: delta.content };
     for (const call of delta?.tool_calls ?? []) {
-      const entry = (calls[call.index] ??= { name: "", arguments: "" });
+      const entry = (calls[call.index] ??= { id: "", name: "", arguments: "" });
+      entry.id ||= call.id ?? "";
       entry.name += call.function?.name ?? "";
       entry.arguments += call.function?.arguments ?? "";
     }

@@ -1,7 +1,7 @@
 import { createOfflineProvider } from "./offline-provider";
 import { createOpenAIProvider } from "./openai-provider";
 import { withRateLimits, type ProviderRateLimits } from "./provider-usage";
-import type { ChatMessage, LlmProvider } from "./types";
+import type { LlmProvider, LoopMessage } from "./types";
 import type { Prisma } from "@/lib/db/open-database";
 
 /**
@@ -22,7 +22,7 @@ export function createProviderRegistry({
   timeoutMs?: number;
   offlineChunkDelayMs?: number;
   rateLimits?: { prisma: Prisma; limits: ProviderRateLimits };
-  inlineImages?: (messages: ChatMessage[]) => Promise<ChatMessage[]>;
+  inlineImages?: (messages: LoopMessage[]) => Promise<LoopMessage[]>;
 }) {
   const offline = createOfflineProvider({ chunkDelayMs: offlineChunkDelayMs });
   const endpoint = apiKey ? createOpenAIProvider({ apiKey, baseURL, timeoutMs, inlineImages }) : null;

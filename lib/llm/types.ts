@@ -55,7 +55,8 @@ export function textOf(content: LoopMessage["content"]): string {
 
 export interface CompletionRequest {
   model: string;
-  messages: ChatMessage[];
+  /** The assembled context, then (in a turn's tool loop) its steps so far. */
+  messages: LoopMessage[];
   temperature: number;
   maxOutputTokens: number;
   signal?: AbortSignal;
@@ -82,7 +83,7 @@ export type StreamEvent =
   | { type: "delta"; text: string }
   | { type: "usage"; inputTokens: number; outputTokens: number }
   /** A complete tool call, after the answer's text. `arguments` is the model's JSON, unchecked. */
-  | { type: "tool_call"; name: string; arguments: string };
+  | { type: "tool_call"; name: string; arguments: string; /** The provider's id for the call, which its result must name (empty when it gave none). */ id: string };
 
 export interface LlmProvider {
   readonly name: "openai" | "offline";

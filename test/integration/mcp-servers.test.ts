@@ -5,6 +5,7 @@ import { GET as serverToolsRoute } from "@/app/api/mcp-servers/[serverId]/tools/
 import { GET as listServersRoute, POST as addServerRoute } from "@/app/api/mcp-servers/route";
 import { McpFailure } from "@/lib/mcp/mcp-failure";
 import { McpPool } from "@/lib/mcp/mcp-pool";
+import { toolsForTurn } from "@/lib/mcp/tools-for-turn";
 import { createProjectWithChannel } from "../support/fixtures";
 import { freePort, startHangingServer, startHttpMcpServer, stdioServerCommand, type HttpMcpServer } from "../support/mcp-servers";
 import { TestApp, type TestUser } from "../support/test-app";
@@ -260,6 +261,31 @@ describe("MCP servers", () => {
     expect(await app.prisma.agentTool.count({ where: { agentId } })).toBe(1);
 
     expect((await setTools([])).body.data).toEqual([]);
+  });
+
+  it("gives a turn the agent's tools as its servers list them now, named server__tool; a server that is down is left out with the reason", async () => {
+    const [server] = await app.prisma.mcpServer.findMany({ where: { name: "notes" } });
+    const down = (await app.prisma.mcpServer.findMany({ where: { name: "down" } }))[0]!;
+    await app.prisma.agentTool.createMany({
+      data: [
+        { agentId, serverId: server!.id, toolName: "echo" },
+        { agentId, serverId: server!.id, toolName: "add", askFirst: true },
+        { agentId, serverId: down.id, toolName: "echo" },
+      ],
+    });
+    const { tools, unavailable } = await toolsForTurn(app.prisma, app.runtime.mcp, { agentId });
+    expect(tools.map(({ name, server: at, toolName, askFirst }) => ({ name, at, toolName, askFirst }))).toEqual([
+      { name: "notes__add", at: "notes", toolName: "add", askFirst: true },
+      { name: "notes__echo", at: "notes", toolName: "echo", askFirst: false },
+    ]);
+    expect(tools[1]).toMatchObject({ serverId: server!.id, description: "Says the text back.", parameters: { type: "object", required: ["text"] } });
+    expect(unavailable).toEqual([{ server: "down", reason: "refused the connection (is it running, on that port?)" }]);
+
+    // A server turned off offers nothing and is not waited on.
+    await patchServer(server!.id, { enabled: false });
+    expect((await toolsForTurn(app.prisma, app.runtime.mcp, { agentId })).tools).toEqual([]);
+    await patchServer(server!.id, { enabled: true });
+    await app.prisma.agentTool.deleteMany({ where: { agentId } });
   });
 
   it("turns a server off and on, and deleting it takes its tools from every agent", async () => {

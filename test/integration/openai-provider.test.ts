@@ -36,6 +36,15 @@ describe("OpenAI provider against a fake OpenAI-compatible server (real SDK)", (
     expect(fake.requests.at(-1)).toMatchObject({ model: "gpt-4o-mini", stream: true, messages: request.messages });
   });
 
+  it("streams the model's tool calls after its text, each with the id its result must name", async () => {
+    fake.reply({ content: "Looking.", toolCalls: [{ name: "search", arguments: '{"q":"chorus"}' }, { name: "clock", arguments: "{}" }] });
+    const events = await collect(provider().stream({ ...request, tools: [{ name: "search", description: "Search.", parameters: { type: "object" } }] }));
+    expect(events.filter((event) => event.type === "tool_call")).toEqual([
+      { type: "tool_call", id: "call_0", name: "search", arguments: '{"q":"chorus"}' },
+      { type: "tool_call", id: "call_1", name: "clock", arguments: "{}" },
+    ]);
+  });
+
   it("retries a 500 twice before succeeding", async () => {
     fake.reply({ error: 500 }, { error: 500 }, { content: "third time lucky" });
     const events = await collect(provider({ maxRetries: 2 }).stream(request));
