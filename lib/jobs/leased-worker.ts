@@ -4,8 +4,12 @@ import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { claimJob, deferJob, releaseJob, renewJob, retryJob, type JobTable } from "./job-table";
 import { endedByLease, HeldLease, NODE_STOPPING, RetryLater, type Lease } from "./lease";
 
-/** A job still running this long after stop() is named in the log. */
-const SLOW_STOP_MS = 3_000;
+/**
+ * How long stop() waits for its jobs after telling them to stop. A job that ignores its signal is
+ * named in the log and left behind: its lease lapses and another node takes it, and every write it
+ * might still attempt is fenced, so the node can exit on time.
+ */
+const STOP_WAIT_MS = 5_000;
 
 /** What every claimed job has: its row id, this claim's attempt, the failures before it and why the last one failed. */
 export interface ClaimedJob {
@@ -169,10 +173,13 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
       // A claim under way finishes first (and gives back what it took), so no job starts after stop().
       await drained;
       for (const lease of running.values()) lease.stop();
-      // Work that ignores its signal would hold the node's shutdown: say which, while it waits.
-      const slow = setTimeout(() => log.warn(`${table.kind} still running after stop`, { jobs: [...running.values()].map(({ id, attempt }) => ({ id, attempt })) }), SLOW_STOP_MS);
-      await Promise.allSettled([...running.keys()]);
-      clearTimeout(slow);
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        Promise.allSettled([...running.keys()]).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!waited) log.error(`${table.kind} did not stop: left to its lease`, { jobs: [...running.values()].map(({ id, attempt }) => ({ id, attempt })), waitedMs: STOP_WAIT_MS });
     },
   };
 }
