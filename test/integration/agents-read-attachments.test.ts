@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
 import { GET as turnContextRoute } from "@/app/api/turns/[turnId]/context/route";
 import { countPrompt } from "@/lib/context/message-costs";
 import type { ContextSnapshot } from "@/lib/context/types";
@@ -52,14 +51,7 @@ describe("agents read attachments", () => {
     await emitWithAck(socket, "conversation:join", { conversationId: channel.id });
     return { handle, conversationId: channel.id };
   };
-  const upload = async (conversationId: string, name: string, bytes: Uint8Array) => {
-    const form = new FormData();
-    form.set("file", new File([Buffer.from(bytes)], name));
-    const response = await uploadRoute(new Request(`${app.url}/api/conversations/${conversationId}/attachments`, { method: "POST", body: form, headers: { cookie: ann.cookie } }), { params: Promise.resolve({ conversationId }) });
-    const body = (await response.json()) as { data: { id: string; bytes: number } };
-    expect(response.status).toBe(201);
-    return body.data;
-  };
+  const upload = (conversationId: string, name: string, bytes: Uint8Array) => app.attach(ann, conversationId, name, bytes);
   const ask = async (conversationId: string, content: string, attachmentIds: string[]) => {
     await app.prisma.rateBucket.deleteMany();
     const ack = await emitWithAck<Ack<MessageDto>>(socket, "message:send", { conversationId, clientId: randomUUID(), content, attachmentIds });

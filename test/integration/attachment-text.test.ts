@@ -6,7 +6,6 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as readRoute } from "@/app/api/attachments/[attachmentId]/route";
 import { GET as textRoute } from "@/app/api/attachments/[attachmentId]/text/route";
-import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
 import { POST as postRoute } from "@/app/api/conversations/[conversationId]/messages/route";
 import { PREVIEW_MAX_CHARS } from "@/lib/attachments/read-attachment-text";
 import { createChannel, createProjectWithChannel } from "../support/fixtures";
@@ -24,13 +23,7 @@ describe("GET /api/attachments/{id}/text", () => {
   /** Uploads the files and sends them with one message, as the composer does; their ids in order. */
   const send = async <Files extends [name: string, bytes: Uint8Array][]>(user: TestUser, files: [...Files]): Promise<{ [Index in keyof Files]: string }> => {
     const ids: string[] = [];
-    for (const [name, bytes] of files) {
-      const form = new FormData();
-      form.set("file", new File([Buffer.from(bytes)], name));
-      const response = await uploadRoute(new Request(`${app.url}/api/conversations/${channelId}/attachments`, { method: "POST", body: form, headers: { cookie: user.cookie } }), { params: Promise.resolve({ conversationId: channelId }) });
-      expect(response.status, name).toBe(201);
-      ids.push(((await response.json()) as { data: { id: string } }).data.id);
-    }
+    for (const [name, bytes] of files) ids.push((await app.attach(user, channelId, name, bytes)).id);
     const body = JSON.stringify({ content: "files", attachmentIds: ids });
     const posted = await postRoute(new Request(`${app.url}/api/conversations/${channelId}/messages`, { method: "POST", body, headers: { cookie: user.cookie, "content-type": "application/json" } }), { params: Promise.resolve({ conversationId: channelId }) });
     expect(posted.status).toBe(201);

@@ -2,7 +2,6 @@ import { textOf } from "@/lib/llm/types";
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
 import type { ContextSnapshot } from "@/lib/context/types";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
@@ -149,12 +148,7 @@ describe("panels", () => {
   it("every round reads the question's files: a text file framed and escaped once, an image shown to a model that accepts images and named to one that does not", async () => {
     await app.prisma.agent.update({ where: { id: agents.toby! }, data: { contextSettings: { acceptsImages: true } } });
     const conversationId = await channel(["toby", "ada"]);
-    const upload = async (name: string, bytes: Uint8Array) => {
-      const form = new FormData();
-      form.set("file", new File([Buffer.from(bytes)], name));
-      const response = await uploadRoute(new Request(`${app.url}/api/conversations/${conversationId}/attachments`, { method: "POST", body: form, headers: { cookie: ann.cookie } }), { params: Promise.resolve({ conversationId }) });
-      return ((await response.json()) as { data: { id: string; bytes: number } }).data;
-    };
+    const upload = (name: string, bytes: Uint8Array) => app.attach(ann, conversationId, name, bytes);
     const plan = await upload("plan.md", Buffer.from("# Plan\nShip on Friday & celebrate."));
     const chart = await upload("chart.png", await sharp({ create: { width: 64, height: 64, channels: 3, background: "#22aa55" } }).png().toBuffer());
     fake.respondWith((request) => {

@@ -3,6 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "better-auth/node";
 import { io as connectSocket, type Socket } from "socket.io-client";
+import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
+import type { AttachmentDto } from "@/lib/attachments/attachment-dto";
 import { getUserSession } from "@/lib/auth/session-user";
 import { readEnv } from "@/lib/config/env";
 import type { Database } from "@/lib/db/open-database";
@@ -74,6 +76,15 @@ export class TestApp {
     });
     const body = (await response.json()) as { user: { id: string } };
     return { id: body.user.id, email, name, cookie: sessionCookie(response) };
+  }
+
+  /** A file uploaded by `user` in the conversation through the attachments route, as a browser sends it; anything but 201 throws with the answer. */
+  async attach(user: TestUser, conversationId: string, name: string, bytes: Uint8Array): Promise<AttachmentDto> {
+    const form = new FormData();
+    form.set("file", new File([Buffer.from(bytes)], name));
+    const response = await uploadRoute(new Request(`${this.url}/api/conversations/${conversationId}/attachments`, { method: "POST", body: form, headers: { cookie: user.cookie } }), { params: Promise.resolve({ conversationId }) });
+    if (response.status !== 201) throw new Error(`uploading ${name}: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { data: AttachmentDto }).data;
   }
 
   /** Another session for the same user (another browser): a cookie of its own. */
