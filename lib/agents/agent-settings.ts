@@ -23,6 +23,10 @@ export const contextSettingsSchema = z.object({
   // Forms send "true" or "false".
   acceptsImages: z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")], { error: "Say whether the model accepts images." }).default(false),
   maxAttachmentTokens: integer("Attachment text limit", 100, 100_000).default(2_000),
+  /** Model calls that may ask for tools in one turn; the next is asked for its answer without them. */
+  maxToolSteps: integer("Tool steps per turn", 1, 50).default(8),
+  /** A tool's result beyond this many tokens is cut (context.md, "Tool steps"). */
+  maxToolResultTokens: integer("Tool result limit", 100, 100_000).default(2_000),
 });
 
 export type ContextSettings = z.infer<typeof contextSettingsSchema>;

@@ -116,6 +116,8 @@ const envSchema = z.object({
   MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** A tool call of an MCP server that has not answered by then fails with the reason. */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30 * 60_000).default(60_000),
+  /** An ask-first tool call not approved or denied by then is not run: the model is told the approval expired. */
+  TOOL_APPROVAL_MINUTES: z.coerce.number().min(0.05).max(7 * 24 * 60).default(30),
 });
 
 export type Env = z.infer<typeof envSchema> & {

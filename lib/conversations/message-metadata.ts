@@ -1,6 +1,28 @@
 import { z } from "zod";
 import { handoffModes } from "@/lib/handoffs/handoff-modes";
 
+export const approvalStates = ["none", "pending", "approved", "denied", "expired"] as const;
+
+/** One call a model asked for in a tool step, and where its approval stands. */
+const stepCallSchema = z.object({
+  /** The model's id for the call, which its result names. */
+  id: z.string(),
+  /** As the model called it (`server__tool`). */
+  name: z.string(),
+  server: z.string(),
+  tool: z.string(),
+  /** The model's JSON, as it gave it. */
+  arguments: z.string(),
+  askFirst: z.boolean(),
+  approval: z.enum(approvalStates),
+  approvalId: z.string().optional(),
+  /** Who approved or denied, and why they said they denied. */
+  decidedBy: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+export type StepCallMetadata = z.infer<typeof stepCallSchema>;
+
 /**
  * What each message says about where it came from (seed 000's MessageMetadata). Kept as
  * structured fields so a handoff summary or a tool result is never flattened into text that
@@ -12,6 +34,36 @@ export const messageMetadataSchema = z.object({
   isHandoffSummary: z.boolean().default(false),
   isToolResult: z.boolean().default(false),
   toolName: z.string().optional(),
+  /** A tool result: the call it answers. */
+  toolCallId: z.string().optional(),
+  /**
+   * A tool step (an agent's message whose text, possibly empty, came with tool calls): the calls,
+   * what the model call that asked for them sent, and when the turn's first attempt started.
+   */
+  toolStep: z
+    .object({
+      calls: z.array(stepCallSchema),
+      usedTokens: z.number(),
+      turnStartedAt: z.string(),
+      /** The person whose message started the turn: they (or an admin) decide its ask-first calls. */
+      askedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+    })
+    .optional(),
+  /** A tool result: its call, as the thread shows it (the content is the result as given to the model). */
+  toolResult: z
+    .object({
+      server: z.string(),
+      tool: z.string(),
+      arguments: z.string(),
+      approval: z.enum(approvalStates),
+      decidedBy: z.string().optional(),
+      startedAt: z.string(),
+      ms: z.number(),
+      cut: z.boolean(),
+      /** What went wrong (the tool's error, a timeout, a refusal); the content says it to the model. */
+      error: z.string().optional(),
+    })
+    .optional(),
   timestamp: z.string(),
   // Agent replies: what produced them, at what cost.
   dispatchId: z.string().optional(),
