@@ -12,17 +12,23 @@ export interface Published {
 }
 
 /**
- * A message at the end of a conversation (its next seq): an agent's, or with no author an app
- * notice. Returns it with the people to tell: the participants of the conversation, or for a
+ * A message at the end of a conversation (its next seq): an agent's (a tool result has role
+ * `tool`), or with no author an app notice. Returns it with the people to tell: the participants of the conversation, or for a
  * fork those of the conversation at its root.
  */
 export async function appendMessage(
   tx: Transaction,
-  { conversationId, author, content, metadata, model }: { conversationId: string; author: Extract<MessageAuthor, { kind: "agent" }> | null; content: string; metadata: MessageMetadata; model: string },
+  {
+    conversationId,
+    author,
+    content,
+    metadata,
+    model,
+    role = author ? "assistant" : "system",
+  }: { conversationId: string; author: Extract<MessageAuthor, { kind: "agent" }> | null; content: string; metadata: MessageMetadata; model: string; role?: "assistant" | "system" | "tool" },
 ): Promise<Published> {
   const id = randomUUID();
   const now = new Date();
-  const role = author ? "assistant" : "system";
   const [row] = await tx.$queryRaw<{ seq: number; participantUserIds: string[] }[]>`
     WITH allocated AS (
       UPDATE "conversations" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = now() WHERE "id" = ${conversationId}

@@ -92,6 +92,8 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
       (SELECT m."id", m."seq" AS "position"
        FROM "messages" m
        WHERE m."conversationId" = ${job.conversationId} AND m."role" <> 'system'
+         -- Tool steps take no place in the window: they come with the reply they led to.
+         AND m."role" <> 'tool' AND NOT (m."metadata" ? 'toolStep')
          -- Tombstones take no place in the window (the message answered is kept, to fail clearly).
          AND (m."deletedAt" IS NULL OR m."id" = ${askId})
          AND m."seq" <= (SELECT "seq" FROM "messages" WHERE "id" = ${askId})

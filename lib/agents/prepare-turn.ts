@@ -5,14 +5,19 @@ import { fenceOf } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
 import { counterFor } from "@/lib/llm/token-counter";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
-import type { LlmProvider } from "@/lib/llm/types";
+import type { LlmProvider, ToolSpec } from "@/lib/llm/types";
 import { handoffOptions, type HandoffOptions } from "@/lib/handoffs/handoff-options";
+import { handoffTool } from "@/lib/handoffs/handoff-tool";
+import { describeContext } from "@/lib/context/describe-context";
+import type { McpPool } from "@/lib/mcp/mcp-pool";
+import { toolsForTurn, type TurnTool } from "@/lib/mcp/tools-for-turn";
 import { routeByRules } from "@/lib/handoffs/route-by-rules";
 import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
-import { readContextSettings } from "./agent-settings";
+import { readContextSettings, type ContextSettings } from "./agent-settings";
 import { loadTurnContext, type TurnContext } from "./load-turn-context";
 import { createSummarizer } from "./summarize-history";
+import { chorusTools, procedureToolsFirst } from "./turn-tools";
 
 export interface PreparedTurn extends TurnContext {
   assembly: Assembly;
@@ -20,6 +25,21 @@ export interface PreparedTurn extends TurnContext {
   handoffs: HandoffOptions;
   /** The offline model's routing: the rule that matched (null: none did), decided before the snapshot is written. */
   route: ReturnType<typeof routeByRules>;
+  settings: ContextSettings;
+  /** The MCP tools the turn may call (those offered are in assembly.tools, with Chorus's own). */
+  tools: TurnTool[];
+  /** What the context holds, in words (the offline model tells it). */
+  contextReport: string;
+}
+
+export interface PrepareDeps {
+  prisma: Prisma;
+  memory: MemoryStores;
+  providerFor: ProviderFor;
+  /** Chorus's tools offered to real models in every turn (capture_procedure). */
+  tools?: ToolSpec[];
+  /** MCP connections: the agent's tools, listed as its servers list them now. */
+  mcp?: McpPool;
 }
 
 /**
@@ -29,10 +49,7 @@ export interface PreparedTurn extends TurnContext {
  * the inspector, only while the turn's attempt holds its lease. The snapshot is written before the
  * call, so a turn that fails still shows what it would have sent.
  */
-export async function prepareTurn(
-  { prisma, memory, providerFor }: { prisma: Prisma; memory: MemoryStores; providerFor: ProviderFor },
-  { job, signal, lease }: { job: ClaimedDispatch; signal: AbortSignal; lease: Lease },
-): Promise<PreparedTurn> {
+export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools = [], mcp }: PrepareDeps, { job, signal, lease }: { job: ClaimedDispatch; signal: AbortSignal; lease: Lease }): Promise<PreparedTurn> {
   const startedAt = performance.now();
   const turn = await loadTurnContext(prisma, job);
   const { agent, current, askedBy } = turn;
@@ -40,7 +57,14 @@ export async function prepareTurn(
   const settings = readContextSettings(agent.contextSettings);
   const handoffs = handoffOptions({ agent, job });
   const query = { agentId: agent.id, userId: askedBy, conversationId: job.conversationId, text: current.content, ...settings };
-  const { retrieved, timing } = await retrieveMemory(memory, query, startedAt);
+  // A server that is down leaves its tools out (with the reason) within the pool's timeout, while memory is searched.
+  const [{ retrieved, timing }, mcpTools] = await Promise.all([
+    retrieveMemory(memory, query, startedAt),
+    mcp ? toolsForTurn(prisma, mcp, { agentId: agent.id, signal }) : { tools: [], unavailable: [] },
+  ]);
+  const tools = procedureToolsFirst(mcpTools.tools, retrieved.procedure);
+  // Real models decide handoffs and captures by calling Chorus's tools; the offline model routes by rules.
+  const chorus = provider.name === "openai" ? chorusTools([...ownTools, ...(handoffs.open ? [handoffTool(handoffs.specialists)] : [])]) : [];
   const assemblyStarted = performance.now();
   const assembly = await assembleContext(
     {
@@ -51,6 +75,7 @@ export async function prepareTurn(
       current,
       retrieved,
       retrieval: timing,
+      tools: [...tools, ...chorus],
     },
     {
       counter: counterFor(agent.model),
@@ -58,6 +83,9 @@ export async function prepareTurn(
     },
   );
   assembly.snapshot.assemblyMs = Math.round((performance.now() - assemblyStarted) * 100) / 100;
+  if (mcpTools.unavailable.length > 0) assembly.snapshot.toolsUnavailable = mcpTools.unavailable;
+  // A turn that cannot be assembled makes no call.
+  if (assembly.snapshot.error === "budget") assembly.snapshot.calls = [];
   const route = handoffs.open && provider.name === "offline" ? routeByRules(handoffs.settings, current.content) : null;
   if (handoffs.record) {
     const target = route && handoffs.specialists.find((specialist) => specialist.agentId === route.agentId);
@@ -68,5 +96,5 @@ export async function prepareTurn(
     };
   }
   if (!(await saveSnapshot(prisma, assembly.snapshot, fenceOf(dispatchTable, lease)))) lease.refused("its context snapshot was refused");
-  return { ...turn, assembly, provider, handoffs, route };
+  return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot) };
 }

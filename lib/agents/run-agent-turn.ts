@@ -1,17 +1,18 @@
 import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import { publishingWhileHeld, RetryLater, type Lease } from "@/lib/jobs/lease";
-import { PROVIDER_WAIT } from "@/lib/dispatch/turn-queue";
+import { APPROVAL_WAIT, PROVIDER_WAIT } from "@/lib/dispatch/turn-queue";
+import { counterFor } from "@/lib/llm/token-counter";
+import type { McpPool } from "@/lib/mcp/mcp-pool";
 import type { ProviderFor } from "@/lib/llm/provider-registry";
 import { LlmError, type ToolSpec } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
 import { TYPING_REFRESH_MS } from "@/lib/realtime/events";
-import { describeContext } from "@/lib/context/describe-context";
 import type { ContextSnapshot } from "@/lib/context/types";
 import type { MemoryStores } from "@/lib/memory/retrieve-memory";
 import { decideHandoff, type HandoffDecision } from "@/lib/handoffs/decide-handoff";
-import { HANDOFF_TOOL, handoffTool, readHandoffCall } from "@/lib/handoffs/handoff-tool";
+import { HANDOFF_TOOL, readHandoffCall } from "@/lib/handoffs/handoff-tool";
 import type { Published } from "./append-message";
 import { mergeForkResult } from "@/lib/handoffs/merge-fork-result";
 import { persistHandoff } from "@/lib/handoffs/persist-handoff";
@@ -21,8 +22,11 @@ import { loadTurnContext, type TurnContext } from "./load-turn-context";
 import { prepareTurn, type PreparedTurn } from "./prepare-turn";
 import { persistAgentReply } from "./persist-agent-reply";
 import { persistRegeneratedReply } from "./persist-regenerated-reply";
+import { AwaitingApproval, ToolLoop } from "./tool-loop";
 import type { RunningTurns } from "./running-turns";
 
+/** TOOL_APPROVAL_MINUTES's default. */
+const DEFAULT_APPROVAL_MS = 30 * 60_000;
 /** How long a 429 without Retry-After makes a turn wait. */
 const RATE_LIMIT_WAIT_MS = 5_000;
 /** Up to a fifth more, so turns told to wait together do not all come back at once. */
@@ -47,6 +51,10 @@ export interface AgentTurnDeps {
   memory: MemoryStores;
   /** Tools offered to real models in every turn (capture_procedure). */
   tools?: ToolSpec[];
+  /** MCP connections, for the agent's tools. */
+  mcp?: McpPool;
+  /** How long an ask-first tool call waits for its decision (TOOL_APPROVAL_MINUTES). */
+  approvalMs?: number;
   /** After a complete answer (the write phase: e.g. a procedure worth keeping). */
   onAnswered?(answer: Answer): void;
   /** Runs a handoff's next turn now: one this node holds (under the lease's time) directly, one that waits by waking the worker. */
@@ -93,12 +101,23 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
       ...extra,
       latencyMs: Math.round(performance.now() - started),
     });
-  let text = "";
-  let usage: { inputTokens: number; outputTokens: number } | undefined;
-  const messages = assembly.messages;
-
+  let activity: string | null = null;
   // A turn in a fork is watched from the conversation at its root.
-  const announce = (typing: boolean) => deps.publisher().typing(prepared.watchedConversationId, actor, typing, participantUserIds);
+  const announce = (typing: boolean) => deps.publisher().typing(prepared.watchedConversationId, { ...actor, ...(activity ? { activity } : {}) }, typing, participantUserIds);
+  const loop = new ToolLoop(
+    {
+      prisma: deps.prisma,
+      mcp: deps.mcp,
+      approvalMs: deps.approvalMs ?? DEFAULT_APPROVAL_MS,
+      publish: (written) => publish(deps, [written]),
+      setActivity: (now) => {
+        activity = now;
+        announce(true);
+      },
+      onDelta: (text, index) => deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: answering, agent: view, attempt: job.attempt, index, text }),
+    },
+    { job, lease, signal, prepared, counter: counterFor(agent.model), writer: { conversationId: job.conversationId, author: { kind: "agent", ...view }, model: agent.model, metadata: base } },
+  );
   announce(true);
   // Indicators expire without a refresh; a long answer keeps its "thinking…" alive.
   const stillThinking = setInterval(() => announce(true), TYPING_REFRESH_MS);
@@ -109,30 +128,27 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
       await handOff({ target: target.handle, summary, reason: `Routing rule ${route.index + 1} (/${route.pattern}/) matched.` }, {});
       return;
     }
-    let index = 0;
-    const contextReport = describeContext(assembly.snapshot);
-    const toolCalls: { name: string; arguments: string }[] = [];
-    const tools = [...(deps.tools ?? []), ...(handoffs.open && provider.name === "openai" ? [handoffTool(handoffs.specialists)] : [])];
-    // A rate limit gives the turn back to wait (RetryLater below) rather than holding its slot.
-    const request = { model: agent.model, messages, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, signal, contextReport, tools, deferRateLimit: true };
-    for await (const event of provider.stream(request)) {
-      if (event.type === "usage") usage = event;
-      else if (event.type === "tool_call") toolCalls.push(event);
-      else {
-        text += event.text;
-        deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: answering, agent: view, attempt: job.attempt, index: index++, text: event.text });
-      }
-    }
-    const handoffCall = handoffs.open ? toolCalls.find((call) => call.name === HANDOFF_TOOL) : undefined;
-    if (handoffCall) {
-      await handOff(readHandoffCall(handoffCall.arguments), { usage });
+    const end = await loop.run();
+    const latencyMs = () => Math.round(performance.now() - started);
+    if (end.kind === "budget") {
+      log.warn("agent tool steps over budget", { dispatchId: job.id, agentId: agent.id, budget: assembly.snapshot.budget.maxTokens });
+      await finish(deps, job, lease, prepared, "failed", stepsOverBudgetMessage(agent.displayName, assembly.snapshot), { ...base, usage: loop.usage, latencyMs: latencyMs(), error: "budget" });
       return;
     }
-    await finish(deps, job, lease, prepared, "done", text || "(answered without text)", { ...base, usage, latencyMs: Math.round(performance.now() - started) });
-    deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, provider: provider.name, question: prepared.current.content, reply: text, toolCalls });
+    const handoffCall = handoffs.open ? end.toolCalls.find((call) => call.name === HANDOFF_TOOL) : undefined;
+    if (handoffCall) {
+      await handOff(readHandoffCall(handoffCall.arguments), { usage: loop.usage });
+      return;
+    }
+    await finish(deps, job, lease, prepared, "done", end.text || "(answered without text)", { ...base, usage: loop.usage, latencyMs: latencyMs() });
+    deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, provider: provider.name, question: prepared.current.content, reply: end.text, toolCalls: end.toolCalls });
   } catch (error) {
     // Database trouble is retried by the worker; a lost lease or a stopping node ends the turn
     // here (the worker gives it back for another node, whose streaming bubble restarts it).
+    // A tool call waits for a person: the turn holds nothing meanwhile, and goes on once decided or expired.
+    if (error instanceof AwaitingApproval && !lease.signal.aborted) {
+      throw new RetryLater(Math.max(0, error.untilMs - Date.now()), `${APPROVAL_WAIT}${error.tools.join(", ")}`);
+    }
     if (!(error instanceof LlmError) || lease.signal.aborted) throw error;
     // A 429 or a used-up minute: the turn waits, holding no slot, as long as asked (never dropped).
     if (error.kind === "rate_limit") {
@@ -141,7 +157,7 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
     }
     const latencyMs = Math.round(performance.now() - started);
     if (error.kind === "cancelled") {
-      await finish(deps, job, lease, prepared, "done", text || "(stopped before answering)", { ...base, usage, latencyMs, stopped: true });
+      await finish(deps, job, lease, prepared, "done", loop.text || "(stopped before answering)", { ...base, usage: loop.usage, latencyMs, stopped: true });
     } else {
       log.warn("agent could not answer", { dispatchId: job.id, agentId: agent.id, kind: error.kind });
       await finish(deps, job, lease, prepared, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });
@@ -213,6 +229,11 @@ function publish(deps: AgentTurnDeps, written: Published[]): void {
     if (updated) deps.publisher().messageUpdated(message);
     else deps.publisher().messageCreated(message, { participantUserIds, mentionedUserIds: [] });
   }
+}
+
+/** Why a turn ended in its tool loop: even its answer, without tools, would not fit (context.md, "Tool steps"). */
+function stepsOverBudgetMessage(name: string, snapshot: ContextSnapshot): string {
+  return `${name} could not answer: the results of its tool calls no longer fit its working memory budget of ${snapshot.budget.maxTokens.toLocaleString("en")} tokens. Ask again more narrowly, or ask an admin to raise the budget.`;
 }
 
 /** Why a turn was not even attempted: the system prompt and the message alone overflow the budget. */

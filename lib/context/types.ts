@@ -93,7 +93,7 @@ export interface SummaryResult {
 export type Summarize = (request: SummaryRequest) => Promise<SummaryResult>;
 
 export interface RetrievalTiming {
-  /** Milliseconds since the turn started. */
+  /** Milliseconds since the turn's first step started. */
   startedAt: number;
   ms: number;
 }
@@ -170,7 +170,7 @@ export interface StepRecord {
   resultTokens: number;
   cut: boolean;
   error?: string;
-  /** Milliseconds since the turn started. */
+  /** Milliseconds since the turn's first step started. */
   startedAt: number;
   ms: number;
 }
@@ -203,6 +203,8 @@ export interface ContextSnapshot {
   assemblyMs: number;
   /** The tools offered, each counted in usedTokens and in no section (absent in snapshots older than tools). */
   tools?: ToolItem[];
+  /** MCP servers whose tools the turn could not offer, and why (absent when none). */
+  toolsUnavailable?: { server: string; reason: string }[];
   /** The calls this turn's model asked for, in order (absent when it made none). */
   steps?: StepRecord[];
   /** Every model call of the turn; `[]` for a turn that failed at budget step 5 (absent in older snapshots). */

@@ -3,7 +3,7 @@ import { assertAdmin } from "@/lib/auth/assert-admin";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Env } from "@/lib/config/env";
 import type { Prisma } from "@/lib/db/open-database";
-import { PROVIDER_WAIT } from "./turn-queue";
+import { APPROVAL_WAIT, PROVIDER_WAIT } from "./turn-queue";
 
 const LIMITS = ["PROVIDER_MAX_CONCURRENT", "PROVIDER_RPM", "PROVIDER_TPM", "AGENT_TURNS_PER_NODE", "MAX_QUEUED_TURNS_PER_CONVERSATION", "MAX_QUEUED_TURNS_PER_PERSON"] as const;
 
@@ -44,6 +44,8 @@ export async function readTurnLoad(prisma: Prisma, { actor, env }: { actor: Pick
              CASE WHEN d."status" = 'running' THEN 'running'
                   WHEN d."runAfter" IS NULL OR d."runAfter" <= now() THEN 'queued'
                   WHEN d."lastError" LIKE ${`${PROVIDER_WAIT}%`} THEN 'waiting_provider'
+                  -- A person's decision, not the provider or a failure: counted nowhere.
+                  WHEN d."lastError" LIKE ${`${APPROVAL_WAIT}%`} THEN 'awaiting_approval'
                   ELSE 'retrying' END AS "state"
       FROM "dispatches" d JOIN "agents" a ON a."id" = d."agentId"
       -- A running turn whose lease ran out (its node died) counts nowhere until another node takes it.
@@ -54,7 +56,7 @@ export async function readTurnLoad(prisma: Prisma, { actor, env }: { actor: Pick
            count(*) FILTER (WHERE t."state" = 'queued')::int AS "queued",
            count(*) FILTER (WHERE t."state" = 'waiting_provider')::int AS "waitingProvider",
            count(*) FILTER (WHERE t."state" = 'retrying')::int AS "retrying",
-           (extract(epoch FROM now() - min(t."createdAt") FILTER (WHERE t."state" <> 'running')) * 1000)::float8 AS "oldestWaitingMs",
+           (extract(epoch FROM now() - min(t."createdAt") FILTER (WHERE t."state" NOT IN ('running', 'awaiting_approval'))) * 1000)::float8 AS "oldestWaitingMs",
            json_build_object('requests', COALESCE(max(u."requests"), 0), 'tokens', COALESCE(max(u."tokens"), 0)) AS "minute"
     FROM unnest(enum_range(NULL::"AgentProvider")) AS p("provider")
     LEFT JOIN open_turns t ON t."provider" = p."provider"

@@ -4,6 +4,8 @@ import type { QueuedTurn } from "./queued-turn";
 
 /** A turn given back to wait for its provider says so in lastError with this prefix (RetryLater's reason). */
 export const PROVIDER_WAIT = "provider: ";
+/** A turn given back to wait for a person's approval of a tool call (until the approval expires) says so with this prefix. */
+export const APPROVAL_WAIT = "approval: ";
 
 /**
  * The turns not started yet, of a conversation or among some dispatches, oldest first, each with
@@ -14,7 +16,8 @@ export async function readQueuedTurns(prisma: Prisma, where: { conversationId: s
   return prisma.$queryRaw<QueuedTurn[]>`
     SELECT d."id" AS "dispatchId", d."conversationId", COALESCE(d."askMessageId", d."messageId") AS "replyToMessageId",
            json_build_object('id', a."id", 'handle', a."handle", 'displayName', a."displayName", 'color', a."color") AS "agent",
-           CASE WHEN d."runAfter" > now() AND d."lastError" LIKE ${`${PROVIDER_WAIT}%`} THEN 'waiting_provider' ELSE 'queued' END AS "state",
+           CASE WHEN d."runAfter" > now() AND d."lastError" LIKE ${`${PROVIDER_WAIT}%`} THEN 'waiting_provider'
+                WHEN d."runAfter" > now() AND d."lastError" LIKE ${`${APPROVAL_WAIT}%`} THEN 'awaiting_approval' ELSE 'queued' END AS "state",
            (SELECT count(*)::int FROM "dispatches" e JOIN "agents" ea ON ea."id" = e."agentId"
             WHERE e."status" = 'pending' AND ea."provider" = a."provider" AND (e."createdAt", e."id") < (d."createdAt", d."id")) AS "ahead",
            CASE WHEN d."runAfter" > now() THEN ceil(extract(epoch FROM d."runAfter" - now()) * 1000)::int END AS "retryInMs"

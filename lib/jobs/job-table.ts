@@ -125,3 +125,8 @@ export async function retryJob(prisma: Prisma, job: JobTable, lease: Pick<Lease,
 export async function updateHeldJob(prisma: Prisma | Transaction, job: JobTable, lease: Pick<Lease, "id" | "attempt">, set: Sql): Promise<boolean> {
   return (await prisma.$executeRaw`UPDATE ${table(job.name)} SET ${set}, "updatedAt" = now() WHERE ${owned(job, lease)}`) === 1;
 }
+
+/** Inside a transaction: whether the fence still holds, locking the job's row until the transaction ends. */
+export async function stillHolds(tx: Transaction, fence: Fence): Promise<boolean> {
+  return (await tx.$queryRaw<{ held: number }[]>`SELECT 1 AS "held" WHERE ${fence.holds}`).length === 1;
+}

@@ -62,7 +62,7 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** What the context holds, in words (describeContext): the offline model tells it; real models never see it. */
   contextReport?: string;
-  /** Functions the model may call besides answering (OpenAI tools); the offline model ignores them. */
+  /** Functions the model may call besides answering (OpenAI tools); the offline model calls one when a message asks for it plainly. */
   tools?: ToolSpec[];
   /**
    * The caller waits out a rate limit itself (an agent turn gives its slot back and is queued

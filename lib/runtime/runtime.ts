@@ -155,6 +155,8 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
     get tools() {
       return runtime.memory ? [captureProcedureTool] : undefined;
     },
+    mcp: runtime.mcp,
+    approvalMs: runtime.env.TOOL_APPROVAL_MINUTES * 60_000,
     onAnswered: (answer) => void captureProcedure(runtime, answer),
     continueWith: (next, held) => (held ? runtime.dispatcher?.adopt(next, held.expiresAt) : runtime.dispatcher?.wake([next.id])),
   };

@@ -27,7 +27,7 @@ export interface ChatRequest {
   max_tokens?: number;
   max_completion_tokens?: number;
   /** `content` is the text: a message with parts has its text part here and its images in `images`. */
-  messages: { role: string; content: string; name?: string; images?: SentImage[] }[];
+  messages: { role: string; content: string; name?: string; images?: SentImage[]; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
   tools?: { type: "function"; function: { name: string; parameters: { properties: Record<string, { enum?: string[] }> } } }[];
@@ -55,7 +55,9 @@ const imageMagic: Record<string, (bytes: Buffer) => boolean> = {
  * image a base64 data URL whose bytes are the image type it names, `detail: "low"`. Returns the
  * text and the images, or why the request is refused.
  */
-function readParts(role: string, content: SentContent): { text: string; images?: SentImage[] } | { error: string } {
+function readParts(role: string, content: SentContent | null): { text: string; images?: SentImage[] } | { error: string } {
+  // An assistant message with tool calls and no text.
+  if (content === null) return role === "assistant" ? { text: "" } : { error: `${role} messages need content` };
   if (typeof content === "string") return { text: content };
   if (role !== "user") return { error: `content parts with images are only for user messages, not ${role}` };
   const [first, ...rest] = content;
@@ -137,7 +139,7 @@ export class FakeOpenAI {
     if (req.url !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
     const request = body as ChatRequest;
     for (const message of request.messages) {
-      const read = readParts(message.role, message.content as SentContent);
+      const read = readParts(message.role, message.content as SentContent | null);
       if ("error" in read) return json(res, 400, { error: { message: read.error, type: "invalid_request_error" } });
       Object.assign(message, { content: read.text }, read.images ? { images: read.images } : {});
     }
