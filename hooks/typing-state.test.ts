@@ -16,6 +16,23 @@ describe("typing indicator", () => {
     expect(describeTypists([toby])).toBe("Toby is thinking…");
   });
 
+  it("says what a lone agent is doing while its tool runs, and keeps the generic text for several", () => {
+    const scout = { kind: "agent" as const, id: "s", name: "Scout", activity: "using search_notes" };
+    expect(describeTypists([scout])).toBe("Scout is using search_notes…");
+    expect(describeTypists([{ ...scout, activity: "using search_notes…" }])).toBe("Scout is using search_notes…");
+    expect(describeTypists([{ ...scout, activity: "  " }])).toBe("Scout is thinking…");
+    expect(describeTypists([scout, toby])).toBe("Scout and Toby are thinking…");
+    expect(describeTypists([scout, alice])).toBe("Scout and Alice are typing…");
+  });
+
+  it("lets a new event replace the activity of the one before", () => {
+    let typists: Typists = new Map();
+    typists = applyTypingEvent(typists, { conversationId: "c", actor: { ...toby, activity: "using search_notes" }, typing: true }, 0);
+    expect(describeTypists([...typists.values()].map((entry) => entry.actor))).toBe("Toby is using search_notes…");
+    typists = applyTypingEvent(typists, { conversationId: "c", actor: toby, typing: true }, 1_000);
+    expect(describeTypists([...typists.values()].map((entry) => entry.actor))).toBe("Toby is thinking…");
+  });
+
   it("expires an entry that was not refreshed, and removes one on stop", () => {
     let typists: Typists = new Map();
     typists = applyTypingEvent(typists, { conversationId: "c", actor: alice, typing: true }, 0);

@@ -13,10 +13,16 @@ export function withoutExpired(typists: Typists, now: number): Typists {
   return new Map([...typists].filter(([, entry]) => entry.expiresAt > now));
 }
 
-/** "Alice is typing…", "Alice and Bob are typing…", "Alice and 2 others are typing…"; agents "are thinking". */
+/**
+ * "Alice is typing…", "Alice and Bob are typing…", "Alice and 2 others are typing…"; agents "are
+ * thinking", or say what they do when one alone has an activity ("Scout is using search_notes…").
+ */
 export function describeTypists(actors: TypingActor[]): string | null {
   if (actors.length === 0) return null;
   const [first, second] = actors;
+  // The server's words, without an ellipsis of their own: the line adds one.
+  const activity = actors.length === 1 && first!.kind === "agent" ? first!.activity?.trim().replace(/(…|\.{3})$/, "") : undefined;
+  if (activity) return `${first!.name} is ${activity}…`;
   const verb = (plural: boolean) => (actors.every((actor) => actor.kind === "agent") ? (plural ? "are thinking…" : "is thinking…") : plural ? "are typing…" : "is typing…");
   if (actors.length === 1) return `${first!.name} ${verb(false)}`;
   if (actors.length === 2) return `${first!.name} and ${second!.name} ${verb(true)}`;

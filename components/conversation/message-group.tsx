@@ -2,13 +2,15 @@ import { Avatar, colourFor } from "@/components/ui/avatar";
 import { HandoffNotice } from "@/components/handoffs/handoff-notice";
 import { PanelOnQuestion, PanelResult } from "@/components/panels/panel-card";
 import { AgentBadge } from "./agent-badge";
+import { StepApprovals, stepHasContent, type ApprovalViewer } from "./approval-card";
 import type { MessageGroup as Group } from "./group-messages";
 import { Markdown } from "./markdown";
 import { messageRow } from "./message-layout";
 import { MessageAttachments } from "./message-attachments";
-import { MessageChrome, type MessageContext } from "./message-item";
+import { isToolMessage, MessageChrome, type MessageContext } from "./message-item";
 import type { MentionHandles } from "./remark-mentions";
 import { ReplyDetails } from "./reply-details";
+import { ToolStep } from "./tool-step";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
@@ -52,54 +54,68 @@ export function MessageGroup({ group, handles, onInspect, onOpenFork, context, h
             {timeFormat.format(new Date(first.createdAt))}
           </time>
         </div>
-        {group.messages.map((message) => (
-          <div
-            key={message.id}
-            data-seq={message.seq}
-            tabIndex={-1}
-            title={message.metadata.model ? `${message.metadata.model} · ${message.metadata.provider ?? ""}` : undefined}
-            className={`min-w-0 rounded outline-none ${message.metadata.error ? "text-danger" : "text-slate-800 dark:text-slate-200"} ${highlighted === message.seq ? "bg-amber-100 ring-2 ring-amber-400 dark:bg-amber-900/40" : ""}`}
-          >
-            {message.metadata.copiedFrom && <span className="mr-1 rounded bg-slate-200 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-muted-strong dark:bg-slate-800">copied</span>}
-            {context ? (
-              <MessageChrome message={message} context={context} authorName={view.name}>
-                <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} />
-              </MessageChrome>
-            ) : (
-              <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} />
-            )}
-            <MessageAttachments attachments={message.attachments} />
-            {message.metadata.panelId && <PanelOnQuestion panelId={message.metadata.panelId} />}
-            {message.metadata.panel && <PanelResult panelId={message.metadata.panel.panelId} />}
-            <span className="flex flex-wrap items-center gap-2">
-              {message.metadata.source === "specialist" && message.metadata.forkId && (
-                <span className="text-xs text-muted">
-                  Result of a forked context
-                  {onOpenFork && (
-                    <>
-                      {" · "}
-                      <button type="button" onClick={() => onOpenFork(message.metadata.forkId!)} className="rounded px-1 font-semibold text-link hover:underline">
-                        Open fork
-                      </button>
-                    </>
-                  )}
-                </span>
+        {group.messages.map((message) => {
+          const toolMessage = isToolMessage(message);
+          // A step whose calls ran without asking and came with no text: its results say it all.
+          const silentStep = Boolean(message.metadata.toolStep) && !message.deleted && !stepHasContent(message);
+          return (
+            <div
+              key={message.id}
+              data-seq={message.seq}
+              tabIndex={-1}
+              title={message.metadata.model ? `${message.metadata.model} · ${message.metadata.provider ?? ""}` : undefined}
+              className={`min-w-0 rounded outline-none ${message.metadata.error ? "text-danger" : "text-slate-800 dark:text-slate-200"} ${highlighted === message.seq ? "bg-amber-100 ring-2 ring-amber-400 dark:bg-amber-900/40" : ""}`}
+            >
+              {message.metadata.copiedFrom && <span className="mr-1 rounded bg-slate-200 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-muted-strong dark:bg-slate-800">copied</span>}
+              {silentStep ? null : context ? (
+                <MessageChrome message={message} context={context} authorName={view.name}>
+                  <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} viewer={context} />
+                </MessageChrome>
+              ) : (
+                <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} viewer={null} />
               )}
-              {message.metadata.stopped && <span className="text-xs italic text-muted">(stopped)</span>}
-              {message.author.kind === "agent" && message.metadata.model && <ReplyDetails metadata={message.metadata} />}
-              {message.author.kind === "agent" && onInspect && message.metadata.dispatchId && (
-                <button type="button" onClick={() => onInspect(message.metadata.dispatchId!)} className="rounded px-1 text-xs text-link hover:underline">
-                  Inspect context<span className="sr-only"> of this reply</span>
-                </button>
-              )}
-            </span>
-          </div>
-        ))}
+              <MessageAttachments attachments={message.attachments} />
+              {message.metadata.panelId && <PanelOnQuestion panelId={message.metadata.panelId} />}
+              {message.metadata.panel && <PanelResult panelId={message.metadata.panel.panelId} />}
+              <span className="flex flex-wrap items-center gap-2">
+                {message.metadata.source === "specialist" && message.metadata.forkId && (
+                  <span className="text-xs text-muted">
+                    Result of a forked context
+                    {onOpenFork && (
+                      <>
+                        {" · "}
+                        <button type="button" onClick={() => onOpenFork(message.metadata.forkId!)} className="rounded px-1 font-semibold text-link hover:underline">
+                          Open fork
+                        </button>
+                      </>
+                    )}
+                  </span>
+                )}
+                {message.metadata.stopped && <span className="text-xs italic text-muted">(stopped)</span>}
+                {message.author.kind === "agent" && !toolMessage && message.metadata.model && <ReplyDetails metadata={message.metadata} />}
+                {message.author.kind === "agent" && !toolMessage && onInspect && message.metadata.dispatchId && (
+                  <button type="button" onClick={() => onInspect(message.metadata.dispatchId!)} className="rounded px-1 text-xs text-link hover:underline">
+                    Inspect context<span className="sr-only"> of this reply</span>
+                  </button>
+                )}
+              </span>
+            </div>
+          );
+        })}
       </div>
     </li>
   );
 }
 
-function MessageBody({ message, handles, onOpenFork }: { message: Group["messages"][number]; handles: MentionHandles; onOpenFork?: (forkId: string) => void }) {
+function MessageBody({ message, handles, onOpenFork, viewer }: { message: Group["messages"][number]; handles: MentionHandles; onOpenFork?: (forkId: string) => void; viewer: ApprovalViewer | null }) {
+  if (message.role === "tool" && message.metadata.toolResult) return <ToolStep message={message} />;
+  if (message.metadata.toolStep) {
+    return (
+      <>
+        {message.content.trim() && <Markdown text={message.content} handles={handles} />}
+        <StepApprovals message={message} viewer={viewer} />
+      </>
+    );
+  }
   return message.metadata.handoff && message.metadata.isHandoffSummary ? <HandoffNotice message={message} handles={handles} onOpenFork={onOpenFork} /> : <Markdown text={message.content} handles={handles} />;
 }

@@ -34,6 +34,11 @@ function regenerable(message: MessageDto): boolean {
   return message.author.kind === "agent" && Boolean(metadata.dispatchId) && !metadata.panel && !metadata.handoff && metadata.source !== "specialist";
 }
 
+/** A tool step (the calls an agent made) or a tool's result: part of a turn, not something to answer or change. */
+export function isToolMessage(message: MessageDto): boolean {
+  return message.role === "tool" || message.metadata.isToolResult || Boolean(message.metadata.toolStep);
+}
+
 /** A deleted message keeps its place: who deleted it, nothing of what it said. */
 export function Tombstone({ message }: { message: MessageDto }) {
   return <p className="text-sm italic text-muted">{message.deleted?.byAdmin ? "Message deleted by an admin" : "Message deleted"}</p>;
@@ -41,7 +46,8 @@ export function Tombstone({ message }: { message: MessageDto }) {
 
 /**
  * One message's own controls around its body: the reply quote, editing in place, the versions,
- * reactions and the "⋯" menu (react, reply, copy link, edit, regenerate, history, delete).
+ * reactions and the "⋯" menu (react, reply, copy link, edit, regenerate, history, delete; only
+ * copy link on tool steps and results).
  */
 export function MessageChrome({ message, context, authorName, children }: { message: MessageDto; context: MessageContext; authorName: string; children: React.ReactNode }) {
   const [editing, setEditing] = useState(false);
@@ -53,8 +59,9 @@ export function MessageChrome({ message, context, authorName, children }: { mess
 
   const mine = message.author.kind === "user" && message.author.id === userId;
   const asker = context.askerOf(message);
-  const canSwitch = !context.readOnly && (mine || (message.author.kind === "agent" && (asker === userId || context.isAdmin)));
-  const items: MessageMenuItem[] = context.readOnly
+  const toolMessage = isToolMessage(message);
+  const canSwitch = !context.readOnly && !toolMessage && (mine || (message.author.kind === "agent" && (asker === userId || context.isAdmin)));
+  const items: MessageMenuItem[] = context.readOnly || toolMessage
     ? [{ label: "Copy link", run: () => context.onCopyLink(message) }]
     : [
         { label: "Add reaction", run: () => setPicking(true) },

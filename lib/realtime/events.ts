@@ -57,6 +57,11 @@ export interface TypingActor {
   kind: "user" | "agent";
   id: string;
   name: string;
+  /**
+   * What an agent is doing now, set by the server while one of its tools runs ("using
+   * search_notes"): the typing line then reads "Scout is using search_notes…".
+   */
+  activity?: string;
 }
 
 export interface TypingEvent {
