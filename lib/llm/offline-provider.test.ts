@@ -77,3 +77,51 @@ describe("offline provider: context and summaries", () => {
     expect(text).toBe("ann: We ship on Friday. toby: The tests pass!");
   });
 });
+
+describe("offline provider: tools", () => {
+  const tools = [
+    { name: "notes__search_notes", description: "Search the notes.", parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } },
+    { name: "notes__add_note", description: "Add a note.", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  ];
+  const asking = (content: string) => ({ ...request, tools, messages: [...request.messages.slice(0, -1), { role: "user" as const, content }] });
+  const said = (events: StreamEvent[]) => events.flatMap((event) => (event.type === "delta" ? [event.text] : [])).join("");
+  /** The request of the loop's next call: the assembled messages, the model's call, then its result. */
+  const answered = (name: string, content: string) => {
+    const first = asking("search the notes for staging");
+    return {
+      ...first,
+      messages: [
+        ...first.messages,
+        { role: "assistant" as const, content: null, tool_calls: [{ id: "offline_call_1", type: "function" as const, function: { name, arguments: "{}" } }] },
+        { role: "tool" as const, tool_call_id: "offline_call_1", content },
+      ],
+    };
+  };
+
+  it("calls the tool a message asks for plainly, alone and with no text, then reports usage", async () => {
+    const events = await collect(createOfflineProvider({ chunkDelayMs: 0 }).stream(asking("@scout search the notes for staging?")));
+    expect(events).toEqual([
+      { type: "tool_call", id: "offline_call_1", name: "notes__search_notes", arguments: '{"query":"staging"}' },
+      { type: "usage", inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
+    ]);
+  });
+
+  it("answers as before when the message asks for no tool, naming the tools it could call", async () => {
+    const text = said(await collect(createOfflineProvider({ chunkDelayMs: 0 }).stream(asking("What is the plan?"))));
+    expect(text).toContain('(offline model) You said: "What is the plan?"');
+    expect(text).toContain('I can call search_notes, add_note when you ask plainly');
+    // Chorus's own tools are not the person's to call.
+    expect(offlineReply({ ...request, tools: [{ name: "capture_procedure", description: "", parameters: {} }] })).not.toContain("I can call");
+  });
+
+  it("answers with the results its call brought back, and calls nothing more", async () => {
+    const events = await collect(createOfflineProvider({ chunkDelayMs: 0 }).stream(answered("notes__search_notes", '1 note matches "staging":\n- #3 (2025-01-06): Staging runs at https://staging.chorus.local')));
+    expect(events.some((event) => event.type === "tool_call")).toBe(false);
+    expect(said(events)).toBe('(offline model) I used search_notes: 1 note matches "staging":\n- #3 (2025-01-06): Staging runs at https://staging.chorus.local');
+  });
+
+  it("says it could not use a tool whose call never ran, quoting why", () => {
+    expect(offlineReply(answered("notes__add_note", "Not run: denied by Adam Admin (not now)"))).toBe('(offline model) I could not use add_note: "denied by Adam Admin (not now)".');
+    expect(offlineReply({ ...answered("notes__add_note", "Not run: approval expired"), tools: [] })).toBe('(offline model) I could not use add_note: "approval expired".');
+  });
+});

@@ -1,17 +1,27 @@
 import { EPISODE_INSTRUCTION, SUMMARY_INSTRUCTION } from "./instructions";
+import { baseToolName, chooseOfflineTool, type OfflineToolCall } from "./offline-tool-choice";
 import { countContent, countTokens } from "./token-counter";
-import { LlmError, textOf, type CompletionRequest, type LlmProvider, type StreamEvent } from "./types";
+import { LlmError, textOf, type CompletionRequest, type LlmProvider, type LoopMessage, type StreamEvent, type ToolResultMessage } from "./types";
+
+/** The one call the offline model makes in a turn, so its id needs no counter. */
+export const OFFLINE_CALL_ID = "offline_call_1";
+
+/** How a call that never ran reaches the model (context.md, "Tool steps": denied, expired, invalid arguments). */
+const NOT_RUN = "Not run: ";
 
 /**
  * The model used when no API key is configured: deterministic, streamed in chunks, and honest
  * about being offline. It answers the message and says what context it received, so the
- * product can be used and demonstrated without a key.
+ * product can be used and demonstrated without a key. Offered tools, it calls one when the
+ * message asks for it plainly (see chooseOfflineTool), then answers with the result.
  */
 export function createOfflineProvider({ chunkDelayMs = 12 }: { chunkDelayMs?: number } = {}): LlmProvider {
   return {
     name: "offline",
     async *stream(request: CompletionRequest): AsyncIterable<StreamEvent> {
-      const reply = offlineReply(request);
+      const call = offlineToolCall(request);
+      // A call comes alone, with no text: the answer follows once its result is back.
+      const reply = call ? "" : offlineReply(request);
       // The pace imitates a model writing to a person; a summary for the pruner is read by no one while it streams.
       const pace = isInternal(request) ? 0 : chunkDelayMs;
       for (const piece of reply.match(/\S+\s*/g) ?? []) {
@@ -19,10 +29,25 @@ export function createOfflineProvider({ chunkDelayMs = 12 }: { chunkDelayMs?: nu
         if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
         yield { type: "delta", text: piece };
       }
+      if (call) {
+        if (request.signal?.aborted) throw new LlmError("Stopped.", "cancelled");
+        yield { type: "tool_call", id: OFFLINE_CALL_ID, ...call };
+      }
       const inputTokens = request.messages.reduce((sum, message) => sum + countContent(message.content, (text) => countTokens(text, request.model)), 0);
-      yield { type: "usage", inputTokens, outputTokens: countTokens(reply, request.model) };
+      const outputTokens = countTokens(reply, request.model) + (call ? countTokens(call.name + call.arguments, request.model) : 0);
+      yield { type: "usage", inputTokens, outputTokens };
     },
   };
+}
+
+/**
+ * The tool the person's message asks for, when tools are offered and the message is the last of
+ * the request: once results follow it, the offline model answers with them and calls no more.
+ */
+export function offlineToolCall(request: CompletionRequest): OfflineToolCall | null {
+  const last = request.messages.at(-1);
+  if (!request.tools?.length || last?.role !== "user") return null;
+  return chooseOfflineTool(textOf(last.content), request.tools);
 }
 
 export function offlineReply(request: CompletionRequest): string {
@@ -30,6 +55,8 @@ export function offlineReply(request: CompletionRequest): string {
   const asked = textOf(messages.at(-1)?.content ?? "");
   if (asked.startsWith(SUMMARY_INSTRUCTION)) return extractiveSummary(asked.slice(SUMMARY_INSTRUCTION.length), request.model, request.maxOutputTokens);
   if (asked.startsWith(EPISODE_INSTRUCTION)) return extractiveEpisode(asked.slice(EPISODE_INSTRUCTION.length), request.model);
+  const results = trailingResults(messages);
+  if (results.length > 0) return resultsReply(messages, results);
   const system = messages.filter((message) => message.role === "system");
   const conversation = messages.filter((message) => message.role !== "system");
   const current = conversation.at(-1);
@@ -43,8 +70,36 @@ export function offlineReply(request: CompletionRequest): string {
     contextReport ? `I received: ${contextReport}` : `I received ${history} earlier message${history === 1 ? "" : "s"} and these sections: ${sections.join(", ")}.`,
     // Steps taught in the message come back as a list, so the offline procedure detector has something to find.
     steps.length >= 3 && `The steps, as I read them:\n${steps.map((step, index) => `${index + 1}. ${step}`).join("\n")}`,
+    toolsHint(request.tools ?? []),
     "Set OPENAI_API_KEY to get real answers.",
   ].filter(Boolean).join("\n\n");
+}
+
+/** The results this turn's calls brought back: the `tool` messages the request ends with. */
+function trailingResults(messages: readonly LoopMessage[]): ToolResultMessage[] {
+  const results: ToolResultMessage[] = [];
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== "tool") break;
+    results.unshift(message);
+  }
+  return results;
+}
+
+/** Each result said back in a line, by the tool's own name; a call that never ran says why. */
+function resultsReply(messages: readonly LoopMessage[], results: readonly ToolResultMessage[]): string {
+  const toolOf = new Map(messages.flatMap((message) => ("tool_calls" in message ? message.tool_calls.map((call) => [call.id, baseToolName(call.function.name)] as const) : [])));
+  const lines = results.map(({ tool_call_id, content }) => {
+    const tool = toolOf.get(tool_call_id) ?? "the tool";
+    return content.startsWith(NOT_RUN) ? `I could not use ${tool}: "${content.slice(NOT_RUN.length)}".` : `I used ${tool}: ${content}`;
+  });
+  return `(offline model) ${lines.join("\n\n")}`;
+}
+
+/** The servers' tools (named `server__tool`) it can call, and how to ask; Chorus's own (capture_procedure…) are not for people to ask for. */
+function toolsHint(tools: readonly { name: string }[]): string | null {
+  const callable = tools.filter((tool) => tool.name.includes("__")).map((tool) => baseToolName(tool.name));
+  return callable.length > 0 ? `I can call ${callable.join(", ")} when you ask plainly ("search the notes for …", "add a note: …", "what time is it?") or say "use TOOL with {json}".` : null;
 }
 
 /** What the person asked: a panel's round message quotes the question from its section. */

@@ -40,7 +40,31 @@ export const demoAgents = [
     description: "Orchestrator: hands questions to the right specialist.",
     systemPrompt: "You are Aria. Hand each question to the specialist best placed to answer it, with a short summary; answer yourself only small talk.",
   },
+  {
+    handle: "scout",
+    displayName: "Scout",
+    color: "#14b8a6",
+    description: "Project-notes assistant: searches and adds the team's notes, and tells the time.",
+    systemPrompt: "You are Scout, the project's notes assistant. Look things up in the notes before answering, save notes when asked, and say which note an answer comes from.",
+  },
 ] as const;
+
+/**
+ * Chorus's own MCP server (project notes and a clock). Stdio servers start in the app's working
+ * directory (the repository root), so the script's relative path holds on any clone; `node` is
+ * found on the PATH the app was started with.
+ */
+export const demoNotesServer = { name: "notes", command: "node", script: "scripts/demo-mcp-server.mjs", notesFile: "demo-notes.json" } as const;
+
+/** Scout's tools on the notes server: reading is free, writing a note waits for someone's approval. */
+export const demoToolAgent = {
+  handle: "scout",
+  tools: [
+    { toolName: "search_notes", askFirst: false },
+    { toolName: "add_note", askFirst: true },
+    { toolName: "current_time", askFirst: false },
+  ],
+} as const;
 
 /**
  * Aria's specialists (by handle) and the routing rules the offline model follows: code goes to

@@ -19,9 +19,9 @@ export function wantsDemoSeed(env: Pick<Env, "NODE_ENV" | "SEED_DEMO">, engine: 
 }
 
 /** At start-up: the demo data where wanted; otherwise, on a database with no accounts, how to create the first admin. */
-export async function prepareFirstStart({ env, db, auth }: { env: Pick<Env, "NODE_ENV" | "SEED_DEMO">; db: Pick<Database, "engine" | "prisma">; auth: Auth }): Promise<void> {
+export async function prepareFirstStart({ env, db, auth }: { env: Pick<Env, "NODE_ENV" | "SEED_DEMO" | "DATA_DIR">; db: Pick<Database, "engine" | "prisma">; auth: Auth }): Promise<void> {
   if (wantsDemoSeed(env, db.engine)) {
-    await seedDemo({ prisma: db.prisma, auth });
+    await seedDemo({ prisma: db.prisma, auth, dataDir: env.DATA_DIR });
     return;
   }
   if (!(await db.prisma.user.findFirst({ select: { id: true } }))) log.warn(FIRST_ADMIN_HINT);

@@ -1,13 +1,25 @@
+import path from "node:path";
 import type { Auth } from "@/lib/auth/create-auth";
 import type { Prisma } from "@/lib/db/open-database";
 import { log } from "@/lib/log/logger";
-import { DEMO_PASSWORD, demoAgents, demoChannels, demoOrchestrator, demoProject, demoUsers } from "./demo-data";
+import { DEMO_PASSWORD, demoAgents, demoChannels, demoNotesServer, demoOrchestrator, demoProject, demoToolAgent, demoUsers } from "./demo-data";
+
+export interface SeedDemoOptions {
+  prisma: Prisma;
+  auth: Auth;
+  /**
+   * The data directory as configured (DATA_DIR, relative to the app's working directory like
+   * the server's script), where the demo notes server keeps its notes. Without it the server
+   * uses its default, `.data/demo-notes.json`.
+   */
+  dataDir?: string;
+}
 
 /**
- * Creates the demo project, users, agents and channels. Idempotent: an existing demo project
- * means the seed has run, and nothing is written.
+ * Creates the demo project, users, agents, channels and notes server. Idempotent: an existing
+ * demo project means the seed has run, and nothing is written.
  */
-export async function seedDemo({ prisma, auth }: { prisma: Prisma; auth: Auth }): Promise<{ seeded: boolean }> {
+export async function seedDemo({ prisma, auth, dataDir }: SeedDemoOptions): Promise<{ seeded: boolean }> {
   if (await prisma.project.findUnique({ where: { slug: demoProject.slug } })) return { seeded: false };
 
   const project = await prisma.project.create({ data: demoProject });
@@ -28,6 +40,7 @@ export async function seedDemo({ prisma, auth }: { prisma: Prisma; auth: Auth })
       },
     },
   });
+  await seedNotesServer(prisma, { projectId: project.id, agentId: idOf(demoToolAgent.handle), dataDir });
   for (const channel of demoChannels) {
     const conversation = await prisma.conversation.create({
       data: {
@@ -57,4 +70,17 @@ export async function seedDemo({ prisma, auth }: { prisma: Prisma; auth: Auth })
   }
   log.info("demo data seeded", { project: project.slug, users: demoUsers.length, agents: agents.length });
   return { seeded: true };
+}
+
+/**
+ * The demo notes server and the demo agent's tools on it. Stored with no environment: sealing
+ * one takes the running server's key, which the seed is not given (and `npm run db:seed` lacks
+ * unless ENCRYPTION_KEY is set), so the notes file goes in the arguments: a path, no secret.
+ */
+async function seedNotesServer(prisma: Prisma, { projectId, agentId, dataDir }: { projectId: string; agentId: string; dataDir: string | undefined }): Promise<void> {
+  const notesFileArgs = dataDir === undefined ? [] : ["--notes-file", path.join(dataDir, demoNotesServer.notesFile)];
+  const server = await prisma.mcpServer.create({
+    data: { projectId, name: demoNotesServer.name, transport: "stdio", command: demoNotesServer.command, args: [demoNotesServer.script, ...notesFileArgs] },
+  });
+  await prisma.agentTool.createMany({ data: demoToolAgent.tools.map((tool) => ({ ...tool, agentId, serverId: server.id })) });
 }
