@@ -2,6 +2,7 @@ import { kindOf } from "@/lib/attachments/attachment-kind";
 import type { ConversationMessage, MessageAttachment } from "@/lib/context/types";
 import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
+import { stepSourcesOf } from "@/lib/tool-calls/stored-steps";
 
 export interface TurnAgent {
   id: string;
@@ -62,6 +63,7 @@ interface Row {
     tokenEncoding: string | null;
     authorUserId: string | null;
     attachments: Omit<MessageAttachment, "image">[] | null;
+    steps: Parameters<typeof stepSourcesOf>[0] | null;
   })[];
 }
 
@@ -107,7 +109,13 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
       SELECT m."id", m."seq", p."position", m."role", m."content", m."authorAgentId", m."authorUserId", COALESCE(u."handle", a."handle") AS "authorHandle",
              m."tokenCount", m."tokenEncoding", m."metadata",
              (SELECT json_agg(json_build_object('id', f."id", 'name', f."name", 'mediaType', f."mediaType", 'bytes', f."bytes", 'text', f."text") ORDER BY f."position")
-              FROM "attachments" f WHERE f."messageId" = m."id") AS "attachments"
+              FROM "attachments" f WHERE f."messageId" = m."id") AS "attachments",
+             -- The agent's own replies bring the tool steps that led to them (found by their dispatch).
+             CASE WHEN m."authorAgentId" = ${job.agentId} AND m."role" = 'assistant' AND m."metadata" ? 'dispatchId' THEN
+               (SELECT json_agg(json_build_object('id', s."id", 'seq', s."seq", 'role', s."role", 'content', s."content", 'metadata', s."metadata") ORDER BY s."seq")
+                FROM "messages" s
+                WHERE s."metadata"->>'dispatchId' = m."metadata"->>'dispatchId' AND (s."role" = 'tool' OR s."metadata" ? 'toolStep') AND s."conversationId" = m."conversationId")
+             END AS "steps"
       FROM picked p
       JOIN "messages" m ON m."id" = p."id"
       LEFT JOIN "users" u ON u."id" = m."authorUserId"
@@ -121,11 +129,11 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
                'id', "id", 'seq', "seq", 'role', "role", 'content', "content", 'authorAgentId', "authorAgentId", 'authorUserId', "authorUserId", 'authorHandle', "authorHandle",
                'tokenCount', "tokenCount", 'tokenEncoding', "tokenEncoding",
                'kind', CASE WHEN ("metadata"->>'isHandoffSummary')::boolean THEN 'handoff_summary' WHEN ("metadata"->>'isToolResult')::boolean THEN 'tool_result' END,
-               'toolName', "metadata"->>'toolName', 'attachments', "attachments") ORDER BY "position")
+               'toolName', "metadata"->>'toolName', 'attachments', "attachments", 'steps', "steps") ORDER BY "position")
              FROM recent), '[]'::json) AS "window"`;
   if (!row?.agent) throw new Error(`agent ${job.agentId} of dispatch ${job.id} no longer exists`);
   const askedBy = row.window.at(-1)?.authorUserId ?? null;
-  const window = row.window.map(({ tokenCount, tokenEncoding, kind, toolName, id, seq, role, content, authorAgentId, authorHandle, attachments }): ConversationMessage => ({
+  const window = row.window.map(({ tokenCount, tokenEncoding, kind, toolName, id, seq, role, content, authorAgentId, authorHandle, attachments, steps }): ConversationMessage => ({
     id,
     seq,
     role,
@@ -136,6 +144,7 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
     ...(kind ? { kind } : {}),
     ...(toolName ? { toolName } : {}),
     ...(attachments ? { attachments: attachments.map((file) => ({ ...file, image: kindOf(file.mediaType) === "image" })) } : {}),
+    ...(steps ? { steps: stepSourcesOf(steps) } : {}),
   }));
   const current = window.pop();
   if (!current || current.id !== askId) throw new Error(`message ${askId} of dispatch ${job.id} no longer exists`);

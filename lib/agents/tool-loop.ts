@@ -10,7 +10,7 @@ import { dispatchTable, type ClaimedDispatch } from "@/lib/dispatch/claim-dispat
 import { fenceOf } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
 import type { TokenCounter } from "@/lib/llm/token-counter";
-import type { LlmProvider, StepMessage } from "@/lib/llm/types";
+import { LlmError, type LlmProvider, type StepMessage } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import { checkToolArguments } from "@/lib/mcp/check-tool-arguments";
 import { McpFailure } from "@/lib/mcp/mcp-failure";
@@ -290,6 +290,8 @@ export class ToolLoop {
       const text = toolResultText(result);
       return result.isError ? { raw: `Error from ${tool.toolName}: ${text}`, error: text || "the tool reported an error" } : { raw: text };
     } catch (error) {
+      // The person pressed Stop while the tool ran: the turn ends as stopped, like a stopped answer.
+      if (this.turn.signal.aborted && !this.turn.lease.signal.aborted) throw new LlmError("Stopped.", "cancelled");
       if (!(error instanceof McpFailure)) throw error;
       log.warn("tool call failed", { dispatchId: this.turn.job.id, server: tool.server, tool: tool.toolName, kind: error.kind, reason: error.reason });
       return { raw: `Error: ${error.message}`, error: error.message };

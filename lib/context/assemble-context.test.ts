@@ -497,3 +497,72 @@ describe("assembleContext: tools offered", () => {
     );
   });
 });
+
+describe("assembleContext: the agent's earlier tool steps", () => {
+  const step = (id: string, seq: number, args: string): NonNullable<ConversationMessage["steps"]>[number] => ({
+    id,
+    seq,
+    message: { role: "assistant", content: null, tool_calls: [{ id: `call-${id}`, type: "function", function: { name: "kit__search", arguments: args } }] },
+  });
+  const result = (id: string, seq: number, content: string): NonNullable<ConversationMessage["steps"]>[number] => ({
+    id,
+    seq,
+    message: { role: "tool", tool_call_id: `call-${id.replace("r", "s")}`, content },
+    toolName: "kit__search",
+  });
+  const replyWithSteps = (content: string, agent: string, steps: NonNullable<ConversationMessage["steps"]>) => ({ ...message("assistant", content, { agent }), steps });
+
+  it("sends the agent's own steps right before the reply they led to, and lists them as history items; other agents' steps are left out", async () => {
+    const question = message("user", "find the runbook");
+    const reply = replyWithSteps("It is in the wiki.", AGENT, [step("s1", 101, '{"q":"runbook"}'), result("r1", 102, "wiki/runbook.md")]);
+    const other = replyWithSteps("Ada here.", "agent-ada", [step("s2", 103, "{}"), result("r2", 104, "secret")]);
+    const { messages, snapshot } = await assembleContext(input([question, reply, other], message("user", "thanks")), { counter: gpt4o });
+    expect(messages.slice(1, -1)).toEqual([
+      { role: "user", content: "find the runbook", name: "ann" },
+      reply.steps[0]!.message,
+      reply.steps[1]!.message,
+      { role: "assistant", content: "It is in the wiki." },
+      { role: "user", content: "Ada here.", name: "toby" },
+    ]);
+    expect(historyItems(snapshot).map((item) => [item.id, item.seq, item.role, item.toolName])).toEqual([
+      [question.id, question.seq, undefined, undefined],
+      ["s1", 101, "assistant", undefined],
+      ["r1", 102, "tool", "kit__search"],
+      [reply.id, reply.seq, undefined, undefined],
+      [other.id, other.seq, undefined, undefined],
+    ]);
+    expect(snapshot.budget.usedTokens).toBe(independentCount(messages, "o200k_base"));
+  });
+
+  it("keeps a reply and its steps together: FIFO removes them as one unit with the reply's reason", async () => {
+    const reply = replyWithSteps("done", AGENT, [step("s1", 201, "{}"), result("r1", 202, "word ".repeat(300))]);
+    const history = [message("user", "first"), reply, message("user", "second"), message("assistant", "ok", { agent: AGENT })];
+    const { messages, snapshot } = await assembleContext(input(history, message("user", "third"), { config: { maxWorkingMemoryTokens: 120 } }), { counter: gpt4o });
+    expect(messages.some((sent) => sent.role === "tool")).toBe(false);
+    const items = historyItems(snapshot);
+    expect(items.filter((item) => ["s1", "r1", reply.id].includes(item.id)).map((item) => [item.included, item.reason])).toEqual([
+      [false, "pruned_fifo"],
+      [false, "pruned_fifo"],
+      [false, "pruned_fifo"],
+    ]);
+  });
+
+  it("when still over budget before memory gives way, earlier results are left out oldest first, one at a time", async () => {
+    const big = "word ".repeat(400);
+    const history = [
+      message("user", "one"),
+      replyWithSteps("a", AGENT, [step("s1", 301, "{}"), result("r1", 302, big)]),
+      message("user", "two"),
+      replyWithSteps("b", AGENT, [step("s2", 303, "{}"), result("r2", 304, big)]),
+    ];
+    const retrieved: Retrieved = { ...noRetrieval, episodes: [{ id: "e1", content: "Ann asked before.", occurredAt: "2025-03-14T10:00:00Z", score: 0.7 }] };
+    const { messages, snapshot } = await assembleContext(input(history, message("user", "three"), { retrieved, config: { maxWorkingMemoryTokens: 650, minHistoryMessages: 4 } }), { counter: gpt4o });
+    const results = messages.filter((sent) => sent.role === "tool").map((sent) => sent.content);
+    expect(results).toEqual(["[result left out: budget]", big]);
+    expect(historyItems(snapshot).find((item) => item.id === "r1")).toMatchObject({ included: true, reason: "result_left_out" });
+    // Memory stayed: leaving out one result was enough.
+    expect(snapshot.sections.find((section) => section.kind === "episodes")!.items[0]!.included).toBe(true);
+    expect(snapshot.budget.usedTokens).toBe(independentCount(messages, "o200k_base"));
+    expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(650);
+  });
+});

@@ -1,5 +1,5 @@
 import type { TokenCounter } from "@/lib/llm/token-counter";
-import type { ChatMessage } from "@/lib/llm/types";
+import type { ChatMessage, LoopMessage, StepMessage } from "@/lib/llm/types";
 import { MessageFiles } from "./attachment-forms";
 import { MessageCosts, REPLY_PRIMING_TOKENS } from "./message-costs";
 import { HistoryLedger, type FilesOf, type Speaker } from "./history-ledger";
@@ -39,8 +39,8 @@ export interface AssemblyDeps {
 }
 
 export interface Assembly {
-  /** Empty when the turn cannot be assembled (see snapshot.error). */
-  messages: ChatMessage[];
+  /** Empty when the turn cannot be assembled (see snapshot.error); the agent's earlier tool steps come before the replies they led to. */
+  messages: LoopMessage[];
   /** The tools to send with the first call: all of the input's, or none when they did not fit. */
   tools: OfferedTool[];
   snapshot: ContextSnapshot;
@@ -90,8 +90,9 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
     cost: (source, files) => costs.parts(files.content(source.content)),
   };
   // App notices take no place in the window; the window counts the current message.
-  const history = new HistoryLedger(windowOf(input.history, config.historyWindow - 1), speakerOf, contentTokensOf, filesOf);
-  const current = new HistoryLedger([input.current], speakerOf, contentTokensOf, filesOf);
+  const stepCost = (step: StepMessage) => costs.step(step);
+  const history = new HistoryLedger(windowOf(input.history, config.historyWindow - 1), speakerOf, contentTokensOf, filesOf, stepCost);
+  const current = new HistoryLedger([input.current], speakerOf, contentTokensOf, filesOf, stepCost);
   const system = fixedSection(costs, input.systemPrompt);
   // Tools count before anything but the system prompt: decided first, against the current message as it starts.
   const tools = new ToolOffer(input.tools ?? [], deps.counter);
@@ -156,6 +157,8 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
     if (!over()) break;
     history.noteFiles(index, "budget");
   }
+  // Then the results of the agent's earlier tool steps, oldest first.
+  while (over() && history.leaveOutResult());
 
   // 3. Retrieved memory gives way, lowest score first: episodes, then knowledge; then the procedure.
   for (const items of [episodes, knowledge]) {
@@ -178,7 +181,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   const failed = over();
   // Never happens while tools fit (system + tools + current did), but a failed turn sends nothing.
   if (failed) tools.offered = false;
-  const messages: ChatMessage[] = failed
+  const messages: LoopMessage[] = failed
     ? []
     : [
         system.message,
@@ -186,7 +189,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
         ...keptMessage(knowledge, knowledgeText),
         ...keptMessage(episodes, episodesText),
         ...(summary?.included ? [systemMessage(summaryText(summary.text))] : []),
-        ...history.includedIndexes().map((index) => history.message(index)),
+        ...history.includedIndexes().flatMap((index) => history.messagesAt(index)),
         current.message(0),
       ];
   const finalCosts = { ...retrievedCosts, summary: summaryCost() };
@@ -206,7 +209,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
     {
       kind: "history",
       tokens: history.cost,
-      items: history.items,
+      items: history.sectionItems(),
     },
     { kind: "current", tokens: current.cost, items: current.items },
   ];

@@ -1,7 +1,15 @@
-import type { ChatMessage } from "@/lib/llm/types";
+import type { ChatMessage, LoopMessage, StepMessage } from "@/lib/llm/types";
 import type { MessageFiles } from "./attachment-forms";
 import type { MessageCosts } from "./message-costs";
+import { LEFT_OUT_RESULT } from "./plan-next-call";
 import type { AttachmentNoteReason, ConversationMessage, ExclusionReason, SnapshotItem } from "./types";
+
+/** A reply's earlier tool steps as this turn sends them: each message, its cost and its snapshot item. */
+interface ReplySteps {
+  sent: StepMessage[];
+  costs: number[];
+  items: SnapshotItem[];
+}
 
 /** How the agent sees one speaker: role, OpenAI name and the fixed overhead of their messages. */
 export interface Speaker {
@@ -21,7 +29,8 @@ export interface FilesOf {
  * The history window's messages while pruners work on it. A long history is the hot path, so it
  * is kept as parallel arrays: the only object per message is its snapshot item, which records
  * inclusion and the reason as pruning goes; the running total of what stays is kept as it goes.
- * A message's files are part of its cost and leave with it.
+ * A message's files are part of its cost and leave with it; so are a reply's earlier tool steps,
+ * which come right before it (one unit for the pruners and the budget).
  */
 export class HistoryLedger {
   readonly items: SnapshotItem[];
@@ -33,12 +42,15 @@ export class HistoryLedger {
   private readonly overheads: number[];
   /** Sparse: only messages with files have an entry. */
   private readonly files: (MessageFiles | undefined)[];
+  /** Sparse: only the agent's replies that came from tool steps have an entry. */
+  private readonly steps: (ReplySteps | undefined)[];
 
   constructor(
     readonly sources: ConversationMessage[],
     speakerOf: (source: ConversationMessage) => Speaker,
     contentTokensOf: (source: ConversationMessage) => number,
     private readonly filesOf: FilesOf,
+    private readonly stepCost: (step: StepMessage) => number,
   ) {
     const size = sources.length;
     this.items = new Array(size);
@@ -47,6 +59,7 @@ export class HistoryLedger {
     this.costs = new Array(size);
     this.overheads = new Array(size);
     this.files = new Array(size);
+    this.steps = new Array(size);
     for (let index = 0; index < size; index++) {
       const source = sources[index]!;
       const speaker = speakerOf(source);
@@ -61,7 +74,9 @@ export class HistoryLedger {
         source: source.kind === undefined ? undefined : source.kind === "tool_result" ? `tool:${source.toolName ?? "unknown"}` : source.kind,
       };
       const files = source.attachments?.length ? filesOf.of(source) : undefined;
-      const cost = speaker.overhead + (files ? filesOf.cost(source, files) : tokens);
+      const steps = source.steps?.length && speaker.role === "assistant" ? this.replySteps(source) : undefined;
+      const cost = speaker.overhead + (files ? filesOf.cost(source, files) : tokens) + (steps ? sum(steps.costs) : 0);
+      this.steps[index] = steps;
       this.roles[index] = speaker.role;
       this.names[index] = speaker.name;
       this.overheads[index] = speaker.overhead;
@@ -75,12 +90,43 @@ export class HistoryLedger {
     return this.items.length;
   }
 
+  private replySteps(source: ConversationMessage): ReplySteps {
+    const sent = source.steps!.map((step) => step.message);
+    const costs = sent.map(this.stepCost);
+    const items = source.steps!.map(
+      (step, index): SnapshotItem => ({ id: step.id, tokens: costs[index]!, included: true, seq: step.seq, role: step.message.role, ...(step.toolName ? { toolName: step.toolName } : {}) }),
+    );
+    return { sent, costs, items };
+  }
+
   exclude(index: number, reason: ExclusionReason): void {
     const item = this.items[index]!;
     if (!item.included) return;
     item.included = false;
     item.reason = reason;
     this.cost -= this.costs[index]!;
+    for (const step of this.steps[index]?.items ?? []) Object.assign(step, { included: false, reason });
+  }
+
+  /**
+   * The oldest earlier result still sent, among the messages still included, becomes
+   * `[result left out: budget]` (context.md, "In later turns"); false when none is left.
+   */
+  leaveOutResult(): boolean {
+    for (const index of this.includedIndexes()) {
+      const steps = this.steps[index];
+      const at = steps?.sent.findIndex((step) => step.role === "tool" && step.content !== LEFT_OUT_RESULT) ?? -1;
+      if (!steps || at < 0) continue;
+      const replaced: StepMessage = { ...(steps.sent[at] as Extract<StepMessage, { role: "tool" }>), content: LEFT_OUT_RESULT };
+      const cost = this.stepCost(replaced);
+      this.cost += cost - steps.costs[at]!;
+      this.costs[index]! += cost - steps.costs[at]!;
+      steps.sent[at] = replaced;
+      steps.costs[at] = cost;
+      Object.assign(steps.items[at]!, { tokens: cost, reason: "result_left_out" });
+      return true;
+    }
+    return false;
   }
 
   /** The message's files that are still read become notes (for `reason`); true when that freed tokens. */
@@ -124,6 +170,17 @@ export class HistoryLedger {
     return this.costs[index]!;
   }
 
+  /** What the model receives for this position: the reply's earlier steps, then the message. */
+  messagesAt(index: number): LoopMessage[] {
+    const steps = this.steps[index];
+    return steps ? [...steps.sent, this.message(index)] : [this.message(index)];
+  }
+
+  /** The snapshot's items in the order of the messages sent: each reply's steps right before it. */
+  sectionItems(): SnapshotItem[] {
+    return this.items.flatMap((item, index) => [...(this.steps[index]?.items ?? []), item]);
+  }
+
   /** The chat message the model receives for this position. */
   message(index: number): ChatMessage {
     const name = this.names[index];
@@ -131,4 +188,8 @@ export class HistoryLedger {
     const content = this.files[index]?.content(text) ?? text;
     return name === undefined ? { role: this.roles[index]!, content } : { role: this.roles[index]!, content, name };
   }
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }

@@ -1,5 +1,5 @@
 import type { TokenCounter } from "@/lib/llm/token-counter";
-import type { ChatMessage, LoopMessage, StepMessage } from "@/lib/llm/types";
+import type { LoopMessage, StepMessage } from "@/lib/llm/types";
 import { MessageCosts, REPLY_PRIMING_TOKENS } from "./message-costs";
 import { ToolOffer } from "./offered-tools";
 import type { CallRecord, OfferedTool } from "./types";
@@ -9,7 +9,7 @@ export const LEFT_OUT_RESULT = "[result left out: budget]";
 
 export interface NextCallInput {
   /** The assembled messages (Assembly.messages), sent first on every call. */
-  messages: ChatMessage[];
+  messages: LoopMessage[];
   /** The tools the assembly offered (Assembly.tools); empty when none. */
   tools: OfferedTool[];
   /** This turn's steps so far, as first given to the model: each assistant message with calls, then its tool messages. */

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "@/lib/llm/types";
+import type { LoopMessage, StepMessage } from "@/lib/llm/types";
 
 /** The settings of an agent that shape its context (see lib/agents/agent-settings.ts). */
 export interface ContextConfig {
@@ -31,6 +31,17 @@ export interface ConversationMessage {
   toolName?: string;
   /** Files sent with the message, in the order attached. */
   attachments?: MessageAttachment[];
+  /** The agent's own reply: the tool steps that led to it, as they were sent (they come and go with it). */
+  steps?: StepSource[];
+}
+
+/** One stored message of a turn's tool steps. */
+export interface StepSource {
+  id: string;
+  seq: number;
+  message: StepMessage;
+  /** A result's tool, as the model called it. */
+  toolName?: string;
 }
 
 /** A file as a turn may read it. */
@@ -111,6 +122,9 @@ export interface SnapshotItem {
   score?: number;
   seq?: number;
   source?: string;
+  /** An earlier tool step: an assistant message with calls, or a tool result (with its tool). */
+  role?: "assistant" | "tool";
+  toolName?: string;
   /** A message's files: how each was sent, what it added and whether it was read. */
   attachments?: AttachmentItem[];
 }
@@ -198,7 +212,7 @@ export interface ContextSnapshot {
   strategy: ContextConfig["pruningStrategy"];
   budget: { maxTokens: number; usedTokens: number };
   sections: SnapshotSection[];
-  messages: ChatMessage[];
+  messages: LoopMessage[];
   retrieval: { episodic: RetrievalTiming; semantic: RetrievalTiming; procedural: RetrievalTiming };
   assemblyMs: number;
   /** The tools offered, each counted in usedTokens and in no section (absent in snapshots older than tools). */

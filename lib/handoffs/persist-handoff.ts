@@ -94,6 +94,8 @@ async function createFork(
       (SELECT m."id", m."seq", m."authorUserId", m."authorAgentId", m."role", m."content", m."metadata", m."tokenCount", m."tokenEncoding", m."createdAt"
        FROM "messages" m
        WHERE m."conversationId" = ${parentId} AND m."role" <> 'system' AND m."seq" < (SELECT "seq" FROM "messages" WHERE "id" = ${askMessageId})
+         -- Tool steps belong to the turns that took them, not to the conversation a fork copies.
+         AND m."role" <> 'tool' AND NOT (m."metadata" ? 'toolStep')
        ORDER BY m."seq" DESC LIMIT ${copies})
       UNION ALL
       SELECT "id", "seq", "authorUserId", "authorAgentId", "role", "content", "metadata", "tokenCount", "tokenEncoding", "createdAt" FROM "messages" WHERE "id" = ${askMessageId}

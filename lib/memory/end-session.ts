@@ -80,6 +80,8 @@ async function sessionMessages(prisma: Prisma, job: ClaimedSessionEnd): Promise<
            ARRAY(SELECT x."agentId" FROM "message_mentions" x WHERE x."messageId" = m."id" AND x."agentId" IS NOT NULL) AS "mentionedAgentIds"
     FROM "messages" m LEFT JOIN "users" u ON u."id" = m."authorUserId" LEFT JOIN "agents" a ON a."id" = m."authorAgentId"
     WHERE m."conversationId" = ${job.conversationId} AND m."seq" > ${job.fromSeq} AND m."seq" <= ${job.toSeq} AND m."role" <> 'system'
+      -- Episodes remember what people and agents said, not the agents' tool steps.
+      AND m."role" <> 'tool' AND NOT (m."metadata" ? 'toolStep')
     ORDER BY m."seq"`;
   const conversation = await prisma.conversation.findUnique({ where: { id: job.conversationId }, select: { type: true } });
   return { type: conversation?.type ?? "group", messages };

@@ -8,7 +8,7 @@ import type { ContextSnapshot, ConversationMessage, Retrieved } from "@/lib/cont
 import type { Prisma } from "@/lib/db/open-database";
 import { fenceOf } from "@/lib/jobs/job-table";
 import type { Lease } from "@/lib/jobs/lease";
-import { textOf, type ChatMessage, type ContentPart, type LlmProvider } from "@/lib/llm/types";
+import { isStepMessage, textOf, type ChatMessage, type ContentPart, type LlmProvider } from "@/lib/llm/types";
 import { counterFor } from "@/lib/llm/token-counter";
 import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
@@ -77,7 +77,8 @@ export async function assemblePanelTurn(
       turn: { turnId, conversationId: panel.conversationId, agent: { id: agent.id, handle: agent.handle, model: agent.model }, mode: "panel" },
       config: { ...settings, maxWorkingMemoryTokens: Math.max(1, maxTokens - reserve), historyWindow: agent.historyWindow },
       systemPrompt: `${agent.systemPrompt}\n\n${PANEL_INSTRUCTIONS}`,
-      history,
+      // A panel quotes the thread's messages; the agents' tool steps stay with their turns.
+      history: history.map((message) => ({ ...message, steps: undefined })),
       current,
       retrieved: member.retrieved,
       retrieval: member.retrieval,
@@ -102,12 +103,13 @@ export async function assemblePanelTurn(
   const byId = new Map(history.map((message) => [message.id, message]));
   const historySection = snapshot.sections.find((section) => section.kind === "history")!;
   const kept = historySection.items.filter((item) => item.included);
-  // The assembly's last messages are the kept history and the question, in order.
-  const rendered = assembly.messages.slice(-(kept.length + 1));
+  // The assembly's last messages are the kept history and the question, in order (a panel's history brings no tool steps).
+  const chat = assembly.messages.filter((message): message is ChatMessage => !isStepMessage(message));
+  const rendered = chat.slice(-(kept.length + 1));
   const lineOf = new Map(kept.map((item, index) => [item.id, quoted(byId.get(item.id)!, rendered[index]!)]));
   const question = quoted(current, rendered.at(-1)!);
-  const summary = assembly.messages.find((message) => message.role === "system" && textOf(message.content).startsWith(SUMMARY_PREFIX));
-  const system = assembly.messages.filter((message) => message.role === "system" && message !== summary);
+  const summary = chat.find((message) => message.role === "system" && textOf(message.content).startsWith(SUMMARY_PREFIX));
+  const system = chat.filter((message) => message.role === "system" && message !== summary);
   const compose = (): ChatMessage[] => {
     const lines = kept.map((item) => lineOf.get(item.id)!);
     const prompt = roundPrompt({ history: [...(summary ? [textOf(summary.content)] : []), ...lines.map((each) => each.line)], question: question.line, answers, votes, round, maxRounds });

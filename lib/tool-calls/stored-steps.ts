@@ -1,5 +1,5 @@
-import type { CallRecord, StepRecord } from "@/lib/context/types";
-import { messageMetadataSchema, type StepCallMetadata, type ToolResultMetadata } from "@/lib/conversations/message-metadata";
+import type { CallRecord, StepRecord, StepSource } from "@/lib/context/types";
+import { messageMetadataSchema, type MessageMetadata, type StepCallMetadata, type ToolResultMetadata } from "@/lib/conversations/message-metadata";
 import type { Prisma } from "@/lib/db/open-database";
 import type { StepMessage, ToolCallsMessage } from "@/lib/llm/types";
 
@@ -84,4 +84,19 @@ export async function loadStoredSteps(prisma: Prisma, dispatchId: string): Promi
     if (open.length > 0) stored.open = { messageId: step.id, calls: open };
   }
   return stored;
+}
+
+/**
+ * A reply's stored steps as a later turn sends them, in order. A call left without a result (its
+ * turn was stopped while it ran) is left out with its call, since a model refuses calls without
+ * results; a step left with no call goes too.
+ */
+export function stepSourcesOf(rows: { id: string; seq: number; role: string; content: string; metadata: unknown }[]): StepSource[] {
+  const answered = new Set(rows.flatMap((row) => (row.role === "tool" ? [(row.metadata as { toolCallId?: string }).toolCallId] : [])));
+  return rows.flatMap((row): StepSource[] => {
+    const metadata = row.metadata as MessageMetadata;
+    if (row.role === "tool") return metadata.toolCallId ? [{ id: row.id, seq: row.seq, message: { role: "tool", tool_call_id: metadata.toolCallId, content: row.content }, toolName: metadata.toolName }] : [];
+    const calls = metadata.toolStep?.calls.filter((call) => answered.has(call.id)) ?? [];
+    return calls.length > 0 ? [{ id: row.id, seq: row.seq, message: toolCallsMessage(row.content, calls) }] : [];
+  });
 }

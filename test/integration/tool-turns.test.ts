@@ -116,6 +116,23 @@ describe("turns with tools", () => {
     expect(snapshot.steps).toEqual([expect.objectContaining({ tool: "kit__add", server: "kit", arguments: '{"a":2,"b":3}', approval: "none", resultTokens: 1, cut: false })]);
     expect(snapshot.calls).toHaveLength(2);
     expect(snapshot.calls!.every((record) => record.usedTokens > 0 && record.usedTokens <= snapshot.budget.maxTokens)).toBe(true);
+
+    // The next turn sees the steps as they were sent, right before the reply they led to.
+    fake.reply({ content: "You are welcome." });
+    const thanks = await post(conversationId, `@${handle} thanks`);
+    await replyTo(thanks);
+    const later = fake.requests.at(-1)!.messages;
+    const at = later.findIndex((sent) => sent.role === "assistant" && sent.tool_calls?.length);
+    expect(later.slice(at, at + 3)).toMatchObject([
+      { role: "assistant", tool_calls: [{ id: asked!.tool_calls![0]!.id, function: { name: "kit__add" } }] },
+      { role: "tool", tool_call_id: asked!.tool_calls![0]!.id, content: "5" },
+      { role: "assistant", content: "It is 5." },
+    ]);
+    const items = (await snapshotOf((await replyTo(thanks)).metadata.dispatchId!)).sections.find((section) => section.kind === "history")!.items;
+    expect(items.filter((item) => item.role).map((item) => [item.id, item.role, item.toolName])).toEqual([
+      [step!.id, "assistant", undefined],
+      [stored!.id, "tool", "kit__add"],
+    ]);
   });
 
   it("stops offering tools after the agent's step bound and asks for the answer", async () => {

@@ -8,6 +8,9 @@ import type { Ack, ConversationActivity, MessageDelta, SessionEnded } from "@/li
 import { postgresAdminUrl, postgresUrlFor } from "../support/database-mode";
 import { createChannel, createProjectWithChannel } from "../support/fixtures";
 import { connectTo, scratchDatabase, signUpOn, startNode, startRedis, type NodeProcess } from "../support/node-process";
+import { noopPublisher } from "@/lib/realtime/publisher";
+import { decideToolCall } from "@/lib/tool-calls/decide-tool-call";
+import { startHttpMcpServer } from "../support/mcp-servers";
 import { memoryStore } from "../support/message-store";
 import { emitWithAck, nextEvent, type ClientSocket } from "../support/test-app";
 import { until } from "../support/until";
@@ -254,4 +257,45 @@ describe("two nodes over Redis", () => {
     const turns = await db.prisma.panelTurn.findMany({ where: { panelId } });
     expect(turns.some((turn) => turn.status === "restarted")).toBe(true);
   }, 60_000);
+
+  it("an ask-first call waits through a restart; approved elsewhere, the turn goes on once, on whichever node finds it", async () => {
+    const kit = await startHttpMcpServer();
+    try {
+      const agent = await db.prisma.agent.create({ data: { projectId, handle: "keeper", displayName: "Keeper", color: "#0ea5e9", systemPrompt: "You keep notes.", provider: "offline", model: "offline-1" } });
+      const server = await db.prisma.mcpServer.create({ data: { projectId, name: "kit", transport: "http", url: kit.url } });
+      await db.prisma.agentTool.create({ data: { agentId: agent.id, serverId: server.id, toolName: "add", askFirst: true } });
+      const { id: conversationId } = await createChannel(db.prisma, { projectId, name: "approvals" });
+      await db.prisma.participant.create({ data: { conversationId, agentId: agent.id } });
+      const asker = await startNode(env);
+      nodes.push(asker);
+      const lia = await signUpOn(asker.url, "Lia");
+      const liaOnAsker = track(await connectTo(asker.url, lia.cookie));
+      const liaOnB = track(await connectTo(nodeB().url, lia.cookie));
+      const seen: MessageDto[] = [];
+      for (const socket of [liaOnAsker, liaOnB]) await emitWithAck(socket, "conversation:join", { conversationId });
+      liaOnB.on("message:created", (message) => seen.push(message));
+      liaOnB.on("message:updated", (message) => seen.push(message));
+
+      await emitWithAck(liaOnAsker, "message:send", { conversationId, clientId: randomUUID(), content: '@keeper use kit__add with {"a": 2, "b": 3}' });
+      const pendingCall = () => seen.flatMap((message) => message.metadata.toolStep?.calls ?? []).find((call) => call.approval === "pending");
+      await until(() => pendingCall() !== undefined, "the approval card on node B", 15_000);
+
+      // The node that ran the turn restarts while the call waits: nothing is held, nothing is lost.
+      expect((await asker.stop()).code).toBe(0);
+      nodes.push(await startNode(env));
+      // Decided by a third process (these nodes serve no pages): no node is told, they find it at their poll.
+      const actor = { id: lia.id, name: "Lia", email: lia.email, role: "member" as const };
+      const decided = await decideToolCall({ prisma: db.prisma, publisher: noopPublisher, wake: () => undefined }, { actor, approvalId: pendingCall()!.approvalId!, decision: { kind: "approve" } });
+      expect(decided).toMatchObject({ status: "approved", decidedBy: "Lia" });
+
+      const isReply = (message: MessageDto) => message.author.kind === "agent" && message.role === "assistant" && !message.metadata.toolStep;
+      await until(() => seen.some(isReply), "Keeper's answer", 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(seen.filter(isReply).map((message) => message.content)).toEqual([expect.stringContaining("5")]);
+      expect(kit.calls).toEqual(["add"]);
+      expect(await db.prisma.message.count({ where: { conversationId, role: "tool" } })).toBe(1);
+    } finally {
+      await kit.close();
+    }
+  }, 90_000);
 });
