@@ -1,10 +1,15 @@
 import type { ContextSnapshot } from "@/lib/context/types";
-import { sectionStyle } from "./section-style";
+import { sectionStyle, toolsStyle } from "./section-style";
+import { offeredToolTokens } from "./tool-list";
 
-/** Used vs budget, stacked by section, with a legend that carries the numbers in words. */
+/** Used vs budget, stacked by section (the tools' definitions after the system prompt), with a legend that carries the numbers in words. */
 export function BudgetBar({ snapshot }: { snapshot: ContextSnapshot }) {
   const { maxTokens, usedTokens } = snapshot.budget;
-  const shown = snapshot.sections.filter((section) => section.tokens > 0);
+  const tools = offeredToolTokens(snapshot.tools);
+  const shown = snapshot.sections
+    .filter((section) => section.tokens > 0)
+    .map((section): { key: string; label: string; swatch: string; tokens: number } => ({ key: section.kind, label: sectionStyle[section.kind].label, swatch: sectionStyle[section.kind].swatch, tokens: section.tokens }));
+  if (tools > 0) shown.splice(shown[0]?.key === "system" ? 1 : 0, 0, { key: "tools", label: `${toolsStyle.label} (in no section)`, swatch: toolsStyle.swatch, tokens: tools });
   return (
     <div>
       <p className="mb-1 text-sm">
@@ -12,15 +17,15 @@ export function BudgetBar({ snapshot }: { snapshot: ContextSnapshot }) {
         <span className="text-muted"> ({Math.round((usedTokens / maxTokens) * 100)}%, 3 of them prime the reply)</span>
       </p>
       <div className="flex h-4 w-full overflow-hidden rounded bg-slate-200 dark:bg-slate-800" aria-hidden="true">
-        {shown.map((section) => (
-          <div key={section.kind} className={sectionStyle[section.kind].swatch} style={{ width: `${(section.tokens / maxTokens) * 100}%` }} title={`${sectionStyle[section.kind].label}: ${section.tokens} tokens`} />
+        {shown.map((part) => (
+          <div key={part.key} className={part.swatch} style={{ width: `${(part.tokens / maxTokens) * 100}%` }} title={`${part.label}: ${part.tokens} tokens`} />
         ))}
       </div>
       <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label="Tokens by section">
-        {shown.map((section) => (
-          <li key={section.kind} className="flex items-center gap-1">
-            <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-sm ${sectionStyle[section.kind].swatch}`} />
-            {sectionStyle[section.kind].label}: {section.tokens.toLocaleString()}
+        {shown.map((part) => (
+          <li key={part.key} className="flex items-center gap-1">
+            <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-sm ${part.swatch}`} />
+            {part.label}: {part.tokens.toLocaleString()}
           </li>
         ))}
       </ul>

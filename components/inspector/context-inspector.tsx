@@ -5,13 +5,17 @@ import type { ContextSnapshot, SnapshotItem, SnapshotSection } from "@/lib/conte
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { useTurnContext } from "@/hooks/use-turn-context";
 import { BudgetBar } from "./budget-bar";
+import { ModelCalls } from "./model-calls";
 import { RetrievalTimeline } from "./retrieval-timeline";
 import { SectionList } from "./section-list";
+import { StepList } from "./step-list";
+import { ToolList } from "./tool-list";
 
 /**
- * What an agent saw for one reply, for debug and admin users: the budget by section, the three
- * memory searches in time, every section's items (excluded ones struck through with the reason)
- * and the exact messages array sent to the model. A modal dialog: Escape closes it and focus
+ * What an agent saw for one reply, for debug and admin users: the budget by section and each model
+ * call against it, the three memory searches in time, every section's items (excluded ones struck
+ * through with the reason), the tools offered and the calls made, and the exact messages array
+ * sent to the model. A modal dialog: Escape closes it and focus
  * returns to the button that opened it.
  */
 export function ContextInspector({ turnId, messages, onClose }: { turnId: string; messages: MessageDto[]; onClose: () => void }) {
@@ -84,6 +88,7 @@ export function ContextInspector({ turnId, messages, onClose }: { turnId: string
                 Budget
               </h3>
               <BudgetBar snapshot={snapshot} />
+              <ModelCalls calls={snapshot.calls} maxTokens={snapshot.budget.maxTokens} />
             </section>
             <section aria-labelledby="inspector-retrieval">
               <h3 id="inspector-retrieval" className="mb-2 text-sm font-semibold">
@@ -97,6 +102,8 @@ export function ContextInspector({ turnId, messages, onClose }: { turnId: string
               </h3>
               <SectionList sections={snapshot.sections} describe={describe} />
             </section>
+            <ToolList tools={snapshot.tools} unavailable={snapshot.toolsUnavailable} />
+            <StepList steps={snapshot.steps} />
             <section aria-labelledby="inspector-messages">
               <div className="mb-1 flex items-center gap-2">
                 <h3 id="inspector-messages" className="flex-1 text-sm font-semibold">
@@ -111,6 +118,7 @@ export function ContextInspector({ turnId, messages, onClose }: { turnId: string
                   <span className="sr-only"> the messages as JSON</span>
                 </button>
               </div>
+              {(snapshot.calls?.length ?? 0) > 1 && <p className="mb-1 text-xs text-muted">As the first call sent them; each later call added this turn&rsquo;s tool calls and their results.</p>}
               <pre tabIndex={0} aria-label="Messages as JSON" className="max-h-80 overflow-auto rounded-lg bg-[var(--code-bg)] p-3 text-xs">
                 {json}
               </pre>

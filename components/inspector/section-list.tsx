@@ -1,5 +1,5 @@
 import type { AttachmentItem, SnapshotItem, SnapshotSection } from "@/lib/context/types";
-import { attachmentAsText, reasonText, sectionStyle } from "./section-style";
+import { attachmentAsText, reasonText, sectionStyle, sourceText } from "./section-style";
 
 /** Words for an item: the message it was (history) or where it came from (memory). */
 export type DescribeItem = (item: SnapshotItem, section: SnapshotSection["kind"]) => string;
@@ -10,7 +10,7 @@ function ItemRow({ item, describe, kind }: { item: SnapshotItem; describe: Descr
     item.seq !== undefined && `seq ${item.seq}`,
     `${item.tokens.toLocaleString()} tokens`,
     item.score !== undefined && `score ${item.score.toFixed(2)}`,
-    item.source && kind !== "summary" && `from ${item.source}`,
+    item.source && kind !== "summary" && sourceText(item.source),
   ].filter(Boolean);
   return (
     <li className="py-1">

@@ -11,6 +11,9 @@ export const sectionStyle: Record<SectionKind, { label: string; swatch: string }
   current: { label: "Current message", swatch: "bg-rose-500" },
 };
 
+/** The tool definitions' share of the budget: counted in every call, in no section. */
+export const toolsStyle = { label: "Tools", swatch: "bg-orange-600" } as const;
+
 export const reasonText: Record<string, string> = {
   pruned_fifo: "pruned by FIFO",
   summarized: "summarized",
@@ -25,3 +28,8 @@ export const reasonText: Record<string, string> = {
 
 /** How a file reached the model. */
 export const attachmentAsText = { text: "read as text", image: "seen as an image", note: "named only" } as const;
+
+/** Where an item came from, in words: a tool result names its tool ("tool:notes__search" → "result of notes__search"). */
+export function sourceText(source: string): string {
+  return source.startsWith("tool:") ? `result of ${source.slice("tool:".length)}` : `from ${source}`;
+}
