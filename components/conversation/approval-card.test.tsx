@@ -6,31 +6,13 @@ import { queuedTurnText } from "@/lib/dispatch/queued-turn";
 import { approvalUiReducer, denialOf, idleApproval, sendToolDecision, toolDecisionRequest, type ApprovalUi } from "@/hooks/use-tool-approval";
 import { ApprovalRecord, mayDecide, PendingApproval, StepApprovals, type ApprovalViewer } from "./approval-card";
 import { QueuedTurns } from "./queued-turns";
+import { agentMessage, scout } from "./agent-message.fixture";
 
 const ana = { id: "ana", name: "Ana" };
-const scout = { kind: "agent" as const, id: "scout", handle: "scout", displayName: "Scout", color: "#0ea5e9" };
 const addNote: StepCallMetadata = { id: "call-1", name: "notes__add_note", server: "notes", tool: "add_note", arguments: '{"title":"Plans","body":"Trip"}', askFirst: true, approval: "pending", approvalId: "ap1" };
 
 function stepMessage(calls: StepCallMetadata[], askedBy: { id: string; name: string } | null = ana): MessageDto {
-  return {
-    id: "s1",
-    conversationId: "c1",
-    seq: 2,
-    clientId: null,
-    role: "assistant",
-    content: "",
-    metadata: { isHandoffSummary: false, isToolResult: false, timestamp: "2026-01-01T10:00:00.000Z", toolStep: { calls, usedTokens: 900, turnStartedAt: "2026-01-01T10:00:00.000Z", askedBy } },
-    author: scout,
-    createdAt: "2026-01-01T10:00:00.000Z",
-    changeSeq: 0,
-    editedAt: null,
-    deleted: null,
-    version: 1,
-    versionCount: 1,
-    replyTo: null,
-    reactions: [],
-    attachments: [],
-  };
+  return agentMessage({ id: "s1", seq: 2, metadata: { toolStep: { calls, usedTokens: 900, turnStartedAt: "2026-01-01T10:00:00.000Z", askedBy } } });
 }
 
 const text = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&quot;/g, '"').replace(/&#x27;/g, "'");

@@ -5,33 +5,11 @@ import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import type { MessageChanges } from "@/hooks/use-message-changes";
 import { MessageGroup } from "./message-group";
 import type { MessageContext } from "./message-item";
+import { agentMessage as message, scout } from "./agent-message.fixture";
 import { approvalText, prettyArguments, ToolStep, toolDuration, toolStepSummary } from "./tool-step";
 
-const scout = { kind: "agent" as const, id: "scout", handle: "scout", displayName: "Scout", color: "#0ea5e9" };
 type ToolResult = NonNullable<MessageMetadata["toolResult"]>;
 
-function message(overrides: Omit<Partial<MessageDto>, "metadata"> & { metadata?: Partial<MessageMetadata> }): MessageDto {
-  return {
-    id: "m1",
-    conversationId: "c1",
-    seq: 1,
-    clientId: null,
-    role: "assistant",
-    content: "",
-    author: scout,
-    createdAt: "2026-01-01T10:00:00.000Z",
-    changeSeq: 0,
-    editedAt: null,
-    deleted: null,
-    version: 1,
-    versionCount: 1,
-    replyTo: null,
-    reactions: [],
-    attachments: [],
-    ...overrides,
-    metadata: { isHandoffSummary: false, isToolResult: false, timestamp: "2026-01-01T10:00:00.000Z", ...overrides.metadata },
-  };
-}
 
 function toolResultMessage(result: Partial<ToolResult> = {}, content = "3 notes found:\n- groceries\n- plans\n- ideas"): MessageDto {
   return message({
