@@ -59,6 +59,8 @@ export const messageMetadataSchema = z.object({
       decidedBy: z.string().optional(),
       startedAt: z.string(),
       ms: z.number(),
+      /** Tokens of the content, as counted for the model the turn called. */
+      resultTokens: z.number(),
       cut: z.boolean(),
       /** What went wrong (the tool's error, a timeout, a refusal); the content says it to the model. */
       error: z.string().optional(),
@@ -117,3 +119,6 @@ export type MessageMetadata = z.infer<typeof messageMetadataSchema>;
 export function userMessageMetadata(at: Date): MessageMetadata {
   return { isHandoffSummary: false, isToolResult: false, timestamp: at.toISOString() };
 }
+
+export type ToolStepMetadata = NonNullable<MessageMetadata["toolStep"]>;
+export type ToolResultMetadata = NonNullable<MessageMetadata["toolResult"]>;
