@@ -9,6 +9,7 @@ import { handoffSettingsSchema, type HandoffSettings } from "@/lib/handoffs/hand
 import { getHandoffSettings, saveHandoffSettings, testRoutingRules } from "@/lib/handoffs/manage-handoffs";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
+import { startHttpMcpServer } from "../support/mcp-servers";
 import { FakeOpenAI, type ChatRequest, type ScriptedReply } from "../support/fake-openai";
 import { createProjectWithChannel } from "../support/fixtures";
 import { emitWithAck, TestApp, type ClientSocket, type TestUser } from "../support/test-app";
@@ -162,6 +163,33 @@ describe("handoffs", () => {
     expect("data" in history && history.data.messages).toHaveLength(3);
     const refused = await emitWithAck<Ack<MessageDto>>(socket, "message:send", { conversationId: forkId, clientId: randomUUID(), content: "let me in" });
     expect(refused).toEqual({ error: expect.objectContaining({ code: "forbidden", message: expect.stringMatching(/nobody can post into it/) }) });
+  });
+
+  it("fork mode with tools: the specialist's tool steps stay in its fork; the merged result has none", async () => {
+    const kit = await startHttpMcpServer();
+    try {
+      const server = await app.prisma.mcpServer.create({ data: { projectId, name: `kit${randomUUID().slice(0, 6)}`, transport: "http", url: kit.url } });
+      await app.prisma.agentTool.create({ data: { agentId: agents.toby!, serverId: server.id, toolName: "add" } });
+      await orchestrate("aria", { specialists: [specialist("toby", "fork")] });
+      const conversationId = await channel();
+      fake.reply(handoffCall("toby", "Add the two numbers."), { toolCalls: [{ name: `${server.name}__add`, arguments: '{"a": 20, "b": 22}' }] }, { content: "The sum is 42." });
+      await post(conversationId, "@aria what is 20 + 22?");
+
+      const parent = await settled(conversationId);
+      expect(parent.map((message) => message.content)).toEqual(["@aria what is 20 + 22?", "Add the two numbers.", "The sum is 42."]);
+      expect(parent.some((message) => message.role === "tool" || meta(message).toolStep)).toBe(false);
+      const inFork = await app.prisma.message.findMany({ where: { conversationId: meta(parent[1]!).handoff!.forkId! }, orderBy: { seq: "asc" } });
+      expect(inFork.map((message) => [message.role, message.content])).toEqual([
+        ["user", "@aria what is 20 + 22?"],
+        ["assistant", ""],
+        ["tool", "42"],
+        ["assistant", "The sum is 42."],
+      ]);
+      expect(kit.calls).toEqual(["add"]);
+    } finally {
+      await app.prisma.agentTool.deleteMany({ where: { agentId: agents.toby! } });
+      await kit.close();
+    }
   });
 
   it("forks nest at most three deep: the fourth is refused with the reason and the result climbs back to the root", async () => {
