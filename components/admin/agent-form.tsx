@@ -55,6 +55,8 @@ const sections: { title: string; fields: Field[] }[] = [
       { name: "episodicTopK", label: "Episodic top K", input: "number" },
       { name: "procedureThreshold", label: "Procedure match threshold", hint: "Least similarity (0–1) for a procedure matched by meaning.", input: "number", step: "0.05" },
       { name: "maxAttachmentTokens", label: "Attachment text limit (tokens)", hint: "A file's text beyond this many tokens is cut.", input: "number" },
+      { name: "maxToolSteps", label: "Tool steps per turn", hint: "Model calls that may use tools in one answer; then it answers without them.", input: "number" },
+      { name: "maxToolResultTokens", label: "Tool result limit (tokens)", hint: "A tool's result beyond this many tokens is cut.", input: "number" },
     ],
   },
 ];

@@ -20,12 +20,15 @@ export default async function AdminAgentsPage() {
       {/* At phone width the links move under the title together, still on the right. */}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-bold">Agents</h1>
-        <div className="ml-auto flex items-center gap-3">
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-2 whitespace-nowrap">
           <Link href="/admin/turns" className="text-sm text-link hover:underline">
             Agent turns
           </Link>
           <Link href="/admin/panels" className="text-sm text-link hover:underline">
             Saved panels
+          </Link>
+          <Link href="/admin/tools" className="text-sm text-link hover:underline">
+            Tools
           </Link>
           <Link href="/admin/agents/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
             New agent
@@ -75,6 +78,9 @@ export default async function AdminAgentsPage() {
                   </Link>
                   <Link href={`/admin/agents/${agent.id}/handoffs`} className="text-link hover:underline" aria-label={`Handoffs of ${agent.displayName}`}>
                     Handoffs
+                  </Link>
+                  <Link href={`/admin/agents/${agent.id}/tools`} className="text-link hover:underline" aria-label={`Tools of ${agent.displayName}`}>
+                    Tools
                   </Link>
                   <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
                 </span>
