@@ -6,9 +6,10 @@ import { newPerson, widerThanScreen } from "./pages";
 
 test("asking Scout to add a note shows an approval card; approving it runs the tool, shows the step and the answer", async ({ browser }) => {
   const person = await newPerson(browser, "Noter");
-  await person.page.setViewportSize({ width: 390, height: 844 });
   await person.conversation.sidebar().getByRole("button", { name: "Scout: start a chat" }).click();
   await expect(person.page.getByRole("heading", { name: "Scout", exact: true })).toBeVisible();
+  // At phone width (the sidebar folds away), from here on.
+  await person.page.setViewportSize({ width: 390, height: 844 });
   const note = `Ship the beta on Friday ${Math.random().toString(36).slice(2, 6)}`;
   await person.conversation.dmComposer("Scout").fill(`add a note: ${note}`);
   await person.conversation.dmComposer("Scout").press("Enter");
@@ -36,7 +37,8 @@ test("asking Scout to add a note shows an approval card; approving it runs the t
   // The note is there for the next question, which runs without asking (search is not ask-first).
   await person.conversation.dmComposer("Scout").fill(`search the notes for ${note.split(" ").at(-1)}`);
   await person.conversation.dmComposer("Scout").press("Enter");
-  await expect(person.conversation.messages().getByText(/I used search_notes:/)).toContainText(note, { timeout: 20_000 });
+  const found = person.conversation.messages().getByRole("listitem").filter({ hasText: "I used search_notes:" }).last();
+  await expect(found).toContainText(note, { timeout: 20_000 });
 });
 
 test("denying the call tells Scout, who says it could not add the note", async ({ browser }) => {

@@ -51,4 +51,13 @@ describe("queued turns of the open conversation", () => {
     const streaming = withStartedTurn(state, "1");
     expect(withStartedTurn(streaming, "1")).toBe(streaming);
   });
+
+  it("a started turn that waits for a person's approval shows again, and goes when it goes on", () => {
+    let state = withStartedTurn(withAnnouncedTurn(noQueuedTurns, turn("1", "Scout")), "1");
+    expect(shown(state)).toEqual([]);
+    state = withAnnouncedTurn(state, turn("1", "Scout", 0, "awaiting_approval"));
+    expect(shown(state)).toEqual(["Scout is waiting for approval"]);
+    state = withStartedTurn(state, "1");
+    expect(shown(state)).toEqual([]);
+  });
 });

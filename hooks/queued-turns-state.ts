@@ -13,9 +13,15 @@ export interface QueuedTurns {
 
 export const noQueuedTurns: QueuedTurns = { turns: [], started: new Set() };
 
-/** `turn:queued`: a new waiting turn, or a known one with a new place or state. */
+/**
+ * `turn:queued`: a new waiting turn, or a known one with a new place or state. A started turn
+ * waits again only for a person's approval of a tool call (it goes on when decided).
+ */
 export function withAnnouncedTurn(state: QueuedTurns, turn: QueuedTurn): QueuedTurns {
-  if (state.started.has(turn.dispatchId)) return state;
+  if (state.started.has(turn.dispatchId)) {
+    if (turn.state !== "awaiting_approval") return state;
+    state = { ...state, started: new Set([...state.started].filter((id) => id !== turn.dispatchId)) };
+  }
   const known = state.turns.some((entry) => entry.dispatchId === turn.dispatchId);
   return { ...state, turns: known ? state.turns.map((entry) => (entry.dispatchId === turn.dispatchId ? turn : entry)) : [...state.turns, turn] };
 }
