@@ -65,7 +65,9 @@ export function AgentToolsForm({ agentId, agentName, servers, saved, onDisabledS
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const result = await requestJson<AgentToolView[]>(`/api/agents/${agentId}/tools`, "PUT", { tools: toolsToSave(chosen, queries, servers) });
+    // Tools of disabled servers are kept as they are: they come back when their server does.
+    const keptOff = onDisabledServers.map((tool) => ({ serverId: tool.serverId, name: tool.name, askFirst: tool.askFirst }));
+    const result = await requestJson<AgentToolView[]>(`/api/agents/${agentId}/tools`, "PUT", { tools: [...toolsToSave(chosen, queries, servers), ...keptOff] });
     setBusy(false);
     if ("error" in result) return setError(result.error.message);
     setError(null);
@@ -78,7 +80,7 @@ export function AgentToolsForm({ agentId, agentName, servers, saved, onDisabledS
     <form onSubmit={(event) => void submit(event)} aria-label={`${agentName}'s tools`} className="space-y-4" noValidate>
       {onDisabledServers.length > 0 && (
         <p className="rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:bg-amber-900/60 dark:text-amber-50">
-          {agentName} has tools of disabled servers ({onDisabledServers.map((tool) => `${tool.serverName}: ${tool.name}`).join(", ")}): saving removes them. To keep them, enable their server on the Tools page first.
+          {agentName} keeps tools of disabled servers ({onDisabledServers.map((tool) => `${tool.serverName}: ${tool.name}`).join(", ")}): they are offered again once their server is enabled on the Tools page.
         </p>
       )}
       {servers.map((server, index) => (

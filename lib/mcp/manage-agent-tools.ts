@@ -30,9 +30,11 @@ export async function listAgentTools(prisma: Prisma, { actor, agentId }: { actor
 }
 
 /**
- * Replaces the agent's whole set of tools (an empty list turns them all off). Every tool must be
- * on its server's list as the server gives it now, so the server is asked (a server that is down
- * is 503 with the reason; nothing changes). One transaction: a repeated request changes nothing more.
+ * Replaces the agent's whole set of tools (an empty list turns them all off). Every tool it did not
+ * have must be on its server's list as the server gives it now, so that server is asked (one that
+ * is down is 503 with the reason; a turned-off one 409; nothing changes); tools it keeps are not
+ * asked about again, so a server that is down never blocks changing the others. One transaction:
+ * a repeated request changes nothing more.
  */
 export async function setAgentTools(prisma: Prisma, pool: McpPool, { actor, agentId, tools }: { actor: SessionUser; agentId: string } & AgentToolsInput): Promise<AgentToolView[]> {
   const projectId = await agentOfProject(prisma, actor, agentId);
@@ -40,7 +42,9 @@ export async function setAgentTools(prisma: Prisma, pool: McpPool, { actor, agen
   const servers = await prisma.mcpServer.findMany({ where: { id: { in: [...byServer.keys()] }, projectId }, select: { id: true, name: true, enabled: true } });
   const missing = [...byServer.keys()].filter((id) => !servers.some((server) => server.id === id));
   if (missing.length > 0) throw new AppError("bad_request", `No MCP server with id ${missing.join(", ")} in your project.`);
-  for (const server of servers) {
+  const kept = new Set((await prisma.agentTool.findMany({ where: { agentId }, select: { serverId: true, toolName: true } })).map((row) => `${row.serverId}\n${row.toolName}`));
+  for (const [serverId, names] of byServer) for (const name of names) if (kept.has(`${serverId}\n${name}`)) names.delete(name);
+  for (const server of servers.filter((each) => byServer.get(each.id)!.size > 0)) {
     if (!server.enabled) throw new AppError("conflict", `MCP server ${server.name} is turned off: turn it on before choosing its tools.`);
     const listed = new Set((await fromPool(pool.toolsOf(server.id, { refresh: true }))).map((tool) => tool.name));
     const unknown = [...byServer.get(server.id)!].filter((name) => !listed.has(name));

@@ -294,7 +294,9 @@ describe("MCP servers", () => {
     const off = await patchServer(server!.id, { enabled: false });
     expect(off.body.data).toMatchObject({ enabled: false, status: "disabled" });
     await expect(app.runtime.mcp.callTool(server!.id, "echo", { text: "x" })).rejects.toThrow("MCP server notes is turned off (an admin can turn it on).");
-    expect((await setTools([{ serverId: server!.id, name: "echo" }])).status).toBe(409);
+    // Its tools already chosen are kept as they are (nothing asks the server); a new one is refused.
+    expect((await setTools([{ serverId: server!.id, name: "echo", askFirst: true }])).status).toBe(200);
+    expect((await setTools([{ serverId: server!.id, name: "echo" }, { serverId: server!.id, name: "add" }])).status).toBe(409);
     expect((await patchServer(server!.id, { enabled: true })).body.data.status).toBe("connected");
 
     const deleted = await call(deleteServerRoute, admin, { method: "DELETE", params: { serverId: server!.id } });
