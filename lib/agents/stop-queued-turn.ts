@@ -1,4 +1,6 @@
+import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { Prisma } from "@/lib/db/open-database";
+import { endApproval } from "@/lib/tool-calls/end-approval";
 import type { Published } from "./append-message";
 import { persistAgentReply } from "./persist-agent-reply";
 
@@ -25,11 +27,26 @@ interface StoppableDispatch {
 /**
  * Stop on a turn that has not started (queued, or waiting for its provider): it ends at once with
  * the agent's "(stopped before answering)" reply, in the statement that finishes the dispatch
- * only while it is still pending, so no worker can start it afterwards. Null when it is not
- * waiting (running, or already ended).
+ * only while it is still pending, so no worker can start it afterwards. A tool call it was waiting
+ * to have approved is denied by whoever stopped it (its step message changes with it). Null when
+ * it is not waiting (running, or already ended).
  */
-export async function stopQueuedTurn(prisma: Prisma, dispatch: StoppableDispatch): Promise<Published | null> {
+export async function stopQueuedTurn(prisma: Prisma, dispatch: StoppableDispatch, by: { id: string; name: string }): Promise<(Published & { steps: MessageDto[] }) | null> {
   if (dispatch.status !== "pending") return null;
+  return prisma.$transaction(async (tx) => {
+    const stopped = await persistStopped(tx, dispatch);
+    if (!stopped) return null;
+    const pending = await tx.toolApproval.findMany({ where: { dispatchId: dispatch.id, status: "pending" }, select: { id: true } });
+    const steps: MessageDto[] = [];
+    for (const approval of pending) {
+      const step = await endApproval(tx, approval.id, { status: "denied", by, reason: "the turn was stopped" });
+      if (step) steps.push(step);
+    }
+    return { ...stopped, steps };
+  });
+}
+
+function persistStopped(prisma: Parameters<typeof persistAgentReply>[0], dispatch: StoppableDispatch) {
   const { agent } = dispatch;
   return persistAgentReply(prisma, {
     dispatchId: dispatch.id,

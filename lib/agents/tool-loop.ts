@@ -191,7 +191,7 @@ export class ToolLoop {
       return {
         id: call.id,
         name: call.name,
-        server: tool?.server ?? CHORUS,
+        server: tool?.server ?? (this.isChorus(call.name) ? CHORUS : "unknown"),
         tool: tool?.toolName ?? call.name,
         arguments: call.arguments,
         askFirst: tool?.askFirst ?? false,

@@ -85,9 +85,12 @@ export function registerSocketHandlers(socket: ChorusSocket, deps: SocketHandler
     // After a handoff, the person who asked is the author of the message the handoff answers.
     if ((dispatch.askMessage ?? dispatch.message).authorUserId !== userId && user.role !== "admin") throw new AppError("forbidden", "Only the person who asked (or an admin) can stop this reply.");
     // A turn still waiting ends here; one running is aborted on whichever node runs it.
-    const stopped = await stopQueuedTurn(deps.prisma, dispatch);
-    if (stopped) deps.publisher().messageCreated(stopped.message, { participantUserIds: stopped.participantUserIds, mentionedUserIds: [] });
-    else deps.stopTurn(dispatchId);
+    const stopped = await stopQueuedTurn(deps.prisma, dispatch, { id: userId, name: user.name });
+    if (!stopped) deps.stopTurn(dispatchId);
+    else {
+      deps.publisher().messageCreated(stopped.message, { participantUserIds: stopped.participantUserIds, mentionedUserIds: [] });
+      for (const step of stopped.steps) deps.publisher().messageUpdated(step);
+    }
     return null;
   });
 

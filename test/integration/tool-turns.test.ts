@@ -224,4 +224,17 @@ describe("turns with tools", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(kit.calls.slice(before)).toEqual(["echo"]);
   });
+
+  it("Stop on a turn waiting for approval ends it, and its card says the call was denied by whoever stopped it", async () => {
+    const { handle, conversationId } = await room({ tools: [{ name: "add", askFirst: true }] });
+    fake.reply(call("kit__add", { a: 3, b: 4 }));
+    const question = await post(conversationId, `@${handle} add 3 and 4`);
+    const pending = await pendingApproval(question);
+    const dispatch = await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: question.id } });
+    expect(await emitWithAck(socket, "agent:stop", { dispatchId: dispatch.id })).toEqual({ data: null });
+    expect((await replyTo(question)).content).toBe("(stopped before answering)");
+    await until(() => updated.some((message) => message.metadata.toolStep?.calls.some((c) => c.id === pending.id && c.approval === "denied")), "the card to change");
+    expect(updated.findLast((message) => message.metadata.toolStep?.calls.some((c) => c.id === pending.id))!.metadata.toolStep!.calls[0]).toMatchObject({ decidedBy: "Ann", reason: "the turn was stopped" });
+    expect(await decide(approveRoute, pending.approvalId!, ann)).toMatchObject({ status: 409 });
+  });
 });
