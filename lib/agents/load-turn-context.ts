@@ -51,6 +51,8 @@ export interface TurnContext {
   current: ConversationMessage;
   /** Who asked: whose memories the agent may recall (null when an agent asked). */
   askedBy: string | null;
+  /** Their name (they, or an admin, decide the turn's ask-first tool calls). */
+  askedByName: string | null;
 }
 
 interface Row {
@@ -62,6 +64,7 @@ interface Row {
     tokenCount: number | null;
     tokenEncoding: string | null;
     authorUserId: string | null;
+    authorName: string | null;
     attachments: Omit<MessageAttachment, "image">[] | null;
     steps: Parameters<typeof stepSourcesOf>[0] | null;
   })[];
@@ -106,7 +109,7 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
       -- Summary mode: the handoff message (written after the person's) comes first.
       SELECT "id", -1 AS "position" FROM "messages" WHERE ${summaryOnly} AND "id" = ${job.messageId}
     ), recent AS (
-      SELECT m."id", m."seq", p."position", m."role", m."content", m."authorAgentId", m."authorUserId", COALESCE(u."handle", a."handle") AS "authorHandle",
+      SELECT m."id", m."seq", p."position", m."role", m."content", m."authorAgentId", m."authorUserId", u."name" AS "authorName", COALESCE(u."handle", a."handle") AS "authorHandle",
              m."tokenCount", m."tokenEncoding", m."metadata",
              (SELECT json_agg(json_build_object('id', f."id", 'name', f."name", 'mediaType', f."mediaType", 'bytes', f."bytes", 'text', f."text") ORDER BY f."position")
               FROM "attachments" f WHERE f."messageId" = m."id") AS "attachments",
@@ -126,13 +129,14 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
            (SELECT "forkDepth" FROM conversation) AS "forkDepth",
            ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = (SELECT "watchedId" FROM conversation) AND "userId" IS NOT NULL) AS "participantUserIds",
            COALESCE((SELECT json_agg(json_build_object(
-               'id', "id", 'seq', "seq", 'role', "role", 'content', "content", 'authorAgentId', "authorAgentId", 'authorUserId', "authorUserId", 'authorHandle', "authorHandle",
+               'id', "id", 'seq', "seq", 'role', "role", 'content', "content", 'authorAgentId', "authorAgentId", 'authorUserId', "authorUserId", 'authorName', "authorName", 'authorHandle', "authorHandle",
                'tokenCount', "tokenCount", 'tokenEncoding', "tokenEncoding",
                'kind', CASE WHEN ("metadata"->>'isHandoffSummary')::boolean THEN 'handoff_summary' WHEN ("metadata"->>'isToolResult')::boolean THEN 'tool_result' END,
                'toolName', "metadata"->>'toolName', 'attachments', "attachments", 'steps', "steps") ORDER BY "position")
              FROM recent), '[]'::json) AS "window"`;
   if (!row?.agent) throw new Error(`agent ${job.agentId} of dispatch ${job.id} no longer exists`);
   const askedBy = row.window.at(-1)?.authorUserId ?? null;
+  const askedByName = row.window.at(-1)?.authorName ?? null;
   const window = row.window.map(({ tokenCount, tokenEncoding, kind, toolName, id, seq, role, content, authorAgentId, authorHandle, attachments, steps }): ConversationMessage => ({
     id,
     seq,
@@ -158,5 +162,6 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
     historyWindow,
     current,
     askedBy,
+    askedByName,
   };
 }

@@ -18,7 +18,7 @@ import type { McpPool } from "@/lib/mcp/mcp-pool";
 import { toolResultText } from "@/lib/mcp/tool-result-text";
 import type { TurnTool } from "@/lib/mcp/tools-for-turn";
 import { endApproval, readApprovals, type ApprovalState } from "@/lib/tool-calls/end-approval";
-import { persistToolResult, persistToolStep, type StepWriter } from "@/lib/tool-calls/persist-steps";
+import { persistAnsweredStep, persistToolResult, persistToolStep, type ResultWrite, type StepWrite, type StepWriter } from "@/lib/tool-calls/persist-steps";
 import { loadStoredSteps, stepRecordOf, toolCallsMessage } from "@/lib/tool-calls/stored-steps";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
 import { stillHolds } from "@/lib/jobs/job-table";
@@ -138,8 +138,7 @@ export class ToolLoop {
         await this.saveSnapshot();
         return { kind: "answer", text: answer.text, toolCalls: answer.toolCalls };
       }
-      const calls = await this.storeStep(answer.text, answer.toolCalls, plan.call.usedTokens);
-      await this.resolve(calls);
+      await this.takeStep(answer.text, answer.toolCalls, plan.call.usedTokens);
     }
   }
 
@@ -183,8 +182,13 @@ export class ToolLoop {
     return id && !used ? id : `call_${randomUUID()}`;
   }
 
-  /** The step's message and its ask-first calls' approvals; calls that cannot run are known now, so no one is asked about them. */
-  private async storeStep(content: string, asked: { id: string; name: string; arguments: string }[], usedTokens: number): Promise<StepCallMetadata[]> {
+  /**
+   * One step: its calls, each with its approval when it must wait for one (calls that cannot run
+   * are known now, so no one is asked about them). With an ask-first call the step is stored first
+   * and its calls resolved from there (they may wait); without, the calls run first and the step
+   * is stored with its results in one transaction.
+   */
+  private async takeStep(content: string, asked: { id: string; name: string; arguments: string }[], usedTokens: number): Promise<void> {
     const calls = asked.map((call): StepCallMetadata => {
       const tool = this.tools.get(call.name);
       const askFirst = tool?.askFirst === true && checkToolArguments(tool, call.arguments).ok;
@@ -199,20 +203,27 @@ export class ToolLoop {
         ...(askFirst ? { approvalId: randomUUID() } : {}),
       };
     });
-    const expiresAt = new Date(Date.now() + this.deps.approvalMs);
-    const step = { calls, usedTokens, turnStartedAt: this.turnStartedAt, askedBy: await this.asker() };
-    const written = await persistToolStep(this.writer, { content, step, expiresAt });
-    if (!written) this.turn.lease.refused("its tool step was refused");
-    this.deps.publish(written);
+    const { askedBy, askedByName } = this.turn.prepared;
+    const step: StepWrite = {
+      content,
+      step: { calls, usedTokens, turnStartedAt: this.turnStartedAt, askedBy: askedBy ? { id: askedBy, name: askedByName ?? "the person who asked" } : null },
+      expiresAt: new Date(Date.now() + this.deps.approvalMs),
+    };
     this.stepCount += 1;
+    if (calls.some((call) => call.approval === "pending")) {
+      const written = await persistToolStep(this.writer, step);
+      if (!written) this.turn.lease.refused("its tool step was refused");
+      this.deps.publish(written);
+      this.steps.push(toolCallsMessage(content, calls));
+      return this.resolve(calls);
+    }
+    const results: ResultWrite[] = [];
+    for (const call of calls) results.push(await this.outcome(call, undefined));
+    const written = await persistAnsweredStep(this.writer, step, results);
+    if (!written) this.turn.lease.refused("its tool step was refused");
+    written.forEach(this.deps.publish);
     this.steps.push(toolCallsMessage(content, calls));
-    return calls;
-  }
-
-  /** The person whose message started the turn (they decide its ask-first calls); null when an agent asked. */
-  private async asker(): Promise<{ id: string; name: string } | null> {
-    const { askedBy } = this.turn.prepared;
-    return askedBy ? this.deps.prisma.user.findUnique({ where: { id: askedBy }, select: { id: true, name: true } }) : null;
+    results.forEach((result, index) => this.remember(calls[index]!, result));
   }
 
   /** Runs or answers each call of the step that has no result yet; throws AwaitingApproval when some still wait for a person. */
@@ -225,14 +236,20 @@ export class ToolLoop {
         waiting.push({ call, until: approval.expiresAt.getTime() });
         continue;
       }
-      await this.answer(call, approval);
+      const result = await this.outcome(call, approval);
+      const written = await persistToolResult(this.writer, result);
+      if (!written) this.turn.lease.refused("its tool result was refused");
+      this.deps.publish(written);
+      this.remember(call, result);
     }
+    if (waiting.length === 0) return;
+    // The inspector shows the steps so far while the turn waits.
     await this.saveSnapshot();
-    if (waiting.length > 0) throw new AwaitingApproval(Math.min(...waiting.map((entry) => entry.until)), waiting.map((entry) => entry.call.tool));
+    throw new AwaitingApproval(Math.min(...waiting.map((entry) => entry.until)), waiting.map((entry) => entry.call.tool));
   }
 
-  /** One call's result: run, or why it was not, stored as its message. */
-  private async answer(call: StepCallMetadata, approval: ApprovalState | undefined): Promise<void> {
+  /** One call's result: run, or why it was not. */
+  private async outcome(call: StepCallMetadata, approval: ApprovalState | undefined): Promise<ResultWrite> {
     const startedAt = new Date();
     const started = performance.now();
     const decision: Decision = approval ? await this.decided(approval) : { approval: "none" };
@@ -250,9 +267,11 @@ export class ToolLoop {
       cut,
       ...(outcome.error ? { error: outcome.error.slice(0, 500) } : {}),
     };
-    const written = await persistToolResult(this.writer, { callId: call.id, toolName: call.name, content, result });
-    if (!written) this.turn.lease.refused("its tool result was refused");
-    this.deps.publish(written);
+    return { callId: call.id, toolName: call.name, content, result };
+  }
+
+  /** A stored result, as the next model call sends it and the snapshot records it. */
+  private remember(call: StepCallMetadata, { content, result }: ResultWrite): void {
     this.steps.push({ role: "tool", tool_call_id: call.id, content });
     this.records.push(stepRecordOf(call, result, this.turnStartedAt));
   }

@@ -3,7 +3,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "better-auth/node";
 import { io as connectSocket, type Socket } from "socket.io-client";
-import { POST as uploadRoute } from "@/app/api/conversations/[conversationId]/attachments/route";
 import type { AttachmentDto } from "@/lib/attachments/attachment-dto";
 import { getUserSession } from "@/lib/auth/session-user";
 import { readEnv } from "@/lib/config/env";
@@ -82,6 +81,8 @@ export class TestApp {
   async attach(user: TestUser, conversationId: string, name: string, bytes: Uint8Array): Promise<AttachmentDto> {
     const form = new FormData();
     form.set("file", new File([Buffer.from(bytes)], name));
+    // Loaded when used: the route imports "server-only", which only vitest resolves (benches import this file under tsx).
+    const { POST: uploadRoute } = await import("@/app/api/conversations/[conversationId]/attachments/route");
     const response = await uploadRoute(new Request(`${this.url}/api/conversations/${conversationId}/attachments`, { method: "POST", body: form, headers: { cookie: user.cookie } }), { params: Promise.resolve({ conversationId }) });
     if (response.status !== 201) throw new Error(`uploading ${name}: ${response.status} ${await response.text()}`);
     return ((await response.json()) as { data: AttachmentDto }).data;
