@@ -7,6 +7,7 @@ import { measureHandoffs } from "./handoffs";
 import { measureLoad } from "./load";
 import { measurePanels } from "./panels";
 import { measureSearch } from "./search";
+import { measureTools } from "./tools";
 import { measureMemory, measureMemoryLarge } from "./memory";
 import { meetsTarget, type BenchResult } from "./measure";
 
@@ -19,6 +20,7 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["memory", measureMemory],
   ["handoffs", measureHandoffs],
   ["panels", measurePanels],
+  ["tools", measureTools],
   ["load", measureLoad],
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
