@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Published } from "./append-message";
 import { planNextCall } from "@/lib/context/plan-next-call";
 import { toolSpecOf } from "@/lib/context/offered-tools";
-import { cutToolResult, notRunResult } from "@/lib/context/tool-results";
+import { cutToolResultYielding, notRunResult } from "@/lib/context/tool-results";
 import type { CallRecord, OfferedTool, StepRecord } from "@/lib/context/types";
 import type { StepCallMetadata, ToolResultMetadata } from "@/lib/conversations/message-metadata";
 import type { Prisma } from "@/lib/db/open-database";
@@ -254,7 +254,7 @@ export class ToolLoop {
     const started = performance.now();
     const decision: Decision = approval ? await this.decided(approval) : { approval: "none" };
     const outcome = decision.notRun ? { raw: decision.notRun, error: decision.notRun } : await this.execute(call);
-    const { content, resultTokens, cut } = cutToolResult(outcome.raw, this.turn.counter, this.turn.prepared.settings.maxToolResultTokens);
+    const { content, resultTokens, cut } = await cutToolResultYielding(outcome.raw, this.turn.counter, this.turn.prepared.settings.maxToolResultTokens);
     const result: ToolResultMetadata = {
       server: call.server,
       tool: call.tool,

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { counterFor } from "@/lib/llm/token-counter";
 import { encode, freeTestEncoders } from "./independent-count.fixture";
-import { cutToolResult, DEFAULT_MAX_TOOL_RESULT_TOKENS, notRunResult } from "./tool-results";
+import { cutToolResult, cutToolResultYielding, DEFAULT_MAX_TOOL_RESULT_TOKENS, notRunResult } from "./tool-results";
 
 afterAll(freeTestEncoders);
 const gpt4o = counterFor("gpt-4o");
@@ -63,5 +63,18 @@ describe("notRunResult", () => {
     expect(notRunResult.denied("ann", "not now")).toBe("Not run: denied by ann (not now)");
     expect(notRunResult.expired()).toBe("Not run: approval expired");
     expect(notRunResult.invalidArguments("query: required")).toBe("Not run: invalid arguments: query: required");
+  });
+});
+
+describe("cutToolResultYielding", () => {
+  it("cuts a 2 MB result exactly as cutToolResult does, letting other work run while it counts", async () => {
+    const raw = Array.from({ length: 60_000 }, (_, index) => `row ${index}: all systems nominal`).join("\n");
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    const yielded = await cutToolResultYielding(raw, gpt4o, 500);
+    clearInterval(ticking);
+    expect(yielded).toEqual(cutToolResult(raw, gpt4o, 500));
+    expect(yielded.cut).toBe(true);
+    expect(turns).toBeGreaterThan(3);
   });
 });

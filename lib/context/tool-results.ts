@@ -17,7 +17,16 @@ export interface CutResult {
  * N = its tokens − `maxTokens`. Unlike a file it is not framed, so not escaped: it is a message of its own.
  */
 export function cutToolResult(raw: string, counter: TokenCounter, maxTokens = DEFAULT_MAX_TOOL_RESULT_TOKENS): CutResult {
-  const { text: kept, tokens } = counter.first(raw, maxTokens);
+  return cutFrom(raw, counter.first(raw, maxTokens), counter, maxTokens);
+}
+
+/** cutToolResult for a result of any size: the counting gives the event loop a turn now and then (the same result). */
+export async function cutToolResultYielding(raw: string, counter: TokenCounter, maxTokens = DEFAULT_MAX_TOOL_RESULT_TOKENS): Promise<CutResult> {
+  const first = counter.firstYielding ? await counter.firstYielding(raw, maxTokens) : counter.first(raw, maxTokens);
+  return cutFrom(raw, first, counter, maxTokens);
+}
+
+function cutFrom(raw: string, { text: kept, tokens }: { text: string; tokens: number }, counter: TokenCounter, maxTokens: number): CutResult {
   if (tokens <= maxTokens) return { content: raw, resultTokens: tokens, cut: false };
   const content = `${kept}\n[… ${tokens - maxTokens} more tokens cut]`;
   return { content, resultTokens: counter.count(content), cut: true };

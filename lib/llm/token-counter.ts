@@ -49,10 +49,17 @@ export interface TokenCounter {
   count(text: string): number;
   /** See firstTokens. */
   first(text: string, max: number): { text: string; tokens: number };
+  /** The same, giving the event loop a turn every YIELD_CHARS: for text of any size (a tool's 10 MB answer). */
+  firstYielding?(text: string, max: number): Promise<{ text: string; tokens: number }>;
 }
 
 export function counterFor(model: string): TokenCounter {
-  return { encoding: encodingFor(model), count: (text) => countTokens(text, model), first: (text, max) => firstTokens(text, max, model) };
+  return {
+    encoding: encodingFor(model),
+    count: (text) => countTokens(text, model),
+    first: (text, max) => firstTokens(text, max, model),
+    firstYielding: (text, max) => firstTokensYielding(text, max, model),
+  };
 }
 
 /** The pieces `text` is encoded in (see CHUNK_CHARS). */
@@ -88,6 +95,32 @@ export function countContent(content: LoopMessage["content"], count: (text: stri
  * countTokens counts. A character whose bytes the boundary splits is dropped, not mangled.
  */
 export function firstTokens(text: string, max: number, model = "gpt-4o"): { text: string; tokens: number } {
+  const steps = firstTokensSteps(text, max, model);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Characters encoded between two turns of the event loop: a few milliseconds of work. */
+const YIELD_CHARS = 64 * 1024;
+
+/** firstTokens, giving the event loop a turn every YIELD_CHARS characters: the same result. */
+export async function firstTokensYielding(text: string, max: number, model = "gpt-4o"): Promise<{ text: string; tokens: number }> {
+  const steps = firstTokensSteps(text, max, model);
+  for (let encoded = 0; ; ) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    encoded += step.value;
+    if (encoded >= YIELD_CHARS) {
+      encoded = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+/** firstTokens's work, chunk by chunk: yields each chunk's length, returns the result. */
+function* firstTokensSteps(text: string, max: number, model: string): Generator<number, { text: string; tokens: number }> {
   const encoder = encoderFor(model);
   let kept = "";
   let tokens = 0;
@@ -98,6 +131,7 @@ export function firstTokens(text: string, max: number, model = "gpt-4o"): { text
     // `stream: true` holds back an incomplete character at the end instead of writing U+FFFD.
     else if (room > 0) kept += new TextDecoder().decode(encoder.decode(encoded.slice(0, room)), { stream: true });
     tokens += encoded.length;
+    yield chunk.length;
   }
   return { text: kept, tokens };
 }

@@ -34,7 +34,7 @@ describe("turns with tools", () => {
   beforeAll(async () => {
     fake = await FakeOpenAI.start();
     kit = await startHttpMcpServer();
-    app = await TestApp.start({ env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, MCP_TOOL_TIMEOUT_MS: "400", TOOL_APPROVAL_MINUTES: "0.05" } });
+    app = await TestApp.start({ env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, MCP_TOOL_TIMEOUT_MS: "3000", TOOL_APPROVAL_MINUTES: "0.05" } });
     projectId = (await createProjectWithChannel(app.prisma)).project.id;
     ann = await app.signUp("Ann");
     bob = await app.signUp("Bob");
@@ -155,7 +155,7 @@ describe("turns with tools", () => {
     const results = stepsOf(question).filter((message) => message.role === "tool");
     expect(results.map((message) => message.content)).toEqual([
       expect.stringMatching(/^Not run: invalid arguments: a: /),
-      expect.stringMatching(/^Error: Tool slow of MCP server kit did not answer within 0.4 s/),
+      expect.stringMatching(/^Error: Tool slow of MCP server kit did not answer within 3 s/),
       "Error from fail: the notes database is locked",
     ]);
     expect(results.every((message) => message.metadata.toolResult!.error)).toBe(true);
@@ -173,6 +173,18 @@ describe("turns with tools", () => {
     const snapshot = await snapshotOf(reply.metadata.dispatchId!);
     expect(snapshot.steps![0]).toMatchObject({ cut: true, resultTokens: expect.any(Number) });
     expect(snapshot.steps![0]!.resultTokens).toBeLessThan(120);
+  });
+
+  it("a 10 MB answer is cut to the default cap before it is stored or sent", async () => {
+    const { handle, conversationId } = await room({ tools: [{ name: "echo" }] });
+    fake.reply(call("kit__echo", { text: "status ok; ", times: 1_000_000 }), { content: "Plenty." });
+    const question = await post(conversationId, `@${handle} dump the logs`);
+    await replyTo(question);
+    const [stored] = stepsOf(question).filter((message) => message.role === "tool");
+    expect(stored!.content.length).toBeLessThan(20_000);
+    expect(stored!.content).toMatch(/\n\[… \d{6,} more tokens cut\]$/);
+    expect(stored!.metadata.toolResult).toMatchObject({ cut: true, resultTokens: expect.any(Number) });
+    expect(lastMessages(fake.requests.at(-1)!)[1]!.content).toBe(stored!.content);
   });
 
   it("an ask-first call waits for the asker: another member is refused, the asker approves, it runs once, the answer follows", async () => {

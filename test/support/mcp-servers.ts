@@ -25,9 +25,9 @@ const FILLER_TOOLS = 120;
 
 const objectSchema = (properties: Record<string, object> = {}, required: string[] = []): Tool["inputSchema"] => ({ type: "object", properties, required });
 
-/** echo, add, slow (waits `ms`, or until cancelled), fail (an error result), then filler_000… */
+/** echo (`times` over: a large answer), add, slow (waits `ms`, or until cancelled), fail (an error result), then filler_000… */
 const TOOLS: Tool[] = [
-  { name: "echo", description: "Says the text back.", inputSchema: objectSchema({ text: { type: "string" } }, ["text"]) },
+  { name: "echo", description: "Says the text back.", inputSchema: objectSchema({ text: { type: "string" }, times: { type: "number" } }, ["text"]) },
   { name: "add", description: "Adds two numbers.", inputSchema: objectSchema({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]) },
   { name: "slow", description: "Answers after ms milliseconds.", inputSchema: objectSchema({ ms: { type: "number" } }, ["ms"]) },
   { name: "fail", description: "Always reports an error.", inputSchema: objectSchema() },
@@ -99,7 +99,7 @@ function toolServer(calls: string[]): Server {
     calls.push(request.params.name);
     switch (request.params.name) {
       case "echo":
-        return { content: [{ type: "text", text: String(args.text) }] };
+        return { content: [{ type: "text", text: String(args.text).repeat(Number(args.times ?? 1)) }] };
       case "add":
         return { content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] };
       case "slow":
