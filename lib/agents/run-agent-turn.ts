@@ -114,6 +114,7 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
         activity = now;
         announce(true);
       },
+      enter: (phase) => deps.turns.enter(job.id, phase),
       onDelta: (text, index) => deps.publisher().messageDelta({ dispatchId: job.id, conversationId: job.conversationId, replyToMessageId: answering, agent: view, attempt: job.attempt, index, text }),
     },
     { job, lease, signal, prepared, counter: counterFor(agent.model), writer: { conversationId: job.conversationId, author: { kind: "agent", ...view }, model: agent.model, metadata: base } },
@@ -129,6 +130,7 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
       return;
     }
     const end = await loop.run();
+    deps.turns.enter(job.id, "writing the reply");
     const latencyMs = () => Math.round(performance.now() - started);
     if (end.kind === "budget") {
       log.warn("agent tool steps over budget", { dispatchId: job.id, agentId: agent.id, budget: assembly.snapshot.budget.maxTokens });

@@ -46,6 +46,8 @@ export interface ToolLoopDeps {
   setActivity(activity: string | null): void;
   /** A piece of the current model call's text, numbered from 0 for each call. */
   onDelta(text: string, index: number): void;
+  /** Where the turn is now (RunningTurns.enter), for the log of a turn that does not stop. */
+  enter(phase: string): void;
 }
 
 export interface LoopTurn {
@@ -162,7 +164,9 @@ export class ToolLoop {
       tools: withTools ? this.offered.map(toolSpecOf) : undefined,
       deferRateLimit: true,
     } satisfies Parameters<LlmProvider["stream"]>[0];
+    this.deps.enter("waiting for the model");
     for await (const event of provider.stream(request)) {
+      if (index === 0 && toolCalls.length === 0) this.deps.enter("reading the model's answer");
       if (event.type === "usage") this.usage = { inputTokens: (this.usage?.inputTokens ?? 0) + event.inputTokens, outputTokens: (this.usage?.outputTokens ?? 0) + event.outputTokens };
       else if (event.type === "tool_call") toolCalls.push({ ...event, id: this.uniqueCallId(event.id) });
       else {
@@ -304,6 +308,7 @@ export class ToolLoop {
     const checked = checkToolArguments(tool, call.arguments);
     if (!checked.ok) return { raw: checked.result, error: checked.result };
     this.deps.setActivity(`using ${tool.toolName}`);
+    this.deps.enter(`calling ${tool.name}`);
     try {
       const result = await this.deps.mcp.callTool(tool.serverId, tool.toolName, checked.args, { signal: this.turn.signal });
       const text = toolResultText(result);

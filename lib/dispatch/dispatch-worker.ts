@@ -20,10 +20,12 @@ export interface DispatchWorkerOptions {
   providerLimit?: number;
   /** Turns that wait: just posted but not claimable now, or given back to wait for their provider. */
   onWaiting?(dispatchIds: string[]): void;
+  /** Where a running turn is (RunningTurns), for the log of one that did not stop. */
+  phaseOf?(dispatchId: string): string | undefined;
 }
 
 /** Agent turns on the leased-job loop (lib/jobs): a busy agent's turns run in order. */
-export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 64, providerLimit = 0, onWaiting }: DispatchWorkerOptions): DispatchWorker {
+export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 64, providerLimit = 0, onWaiting, phaseOf }: DispatchWorkerOptions): DispatchWorker {
   return startLeasedWorker({
     prisma,
     table: dispatchTable,
@@ -36,5 +38,6 @@ export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000,
     maxFailures: maxAttempts,
     backoff: { baseMs: 1_000, maxMs: 30_000 },
     onWaiting,
+    phaseOf,
   });
 }

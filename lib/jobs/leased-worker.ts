@@ -37,6 +37,8 @@ export interface LeasedWorkerOptions<Job extends ClaimedJob> {
   backoff?: { baseMs: number; maxMs: number };
   /** Jobs that are waiting: named by a wake but not claimable now, or given back to wait (RetryLater). */
   onWaiting?(ids: string[]): void;
+  /** Where a running job is in its work, for the log of one that did not stop. */
+  phaseOf?(id: string): string | undefined;
 }
 
 export interface LeasedWorker<Job extends ClaimedJob> {
@@ -179,7 +181,7 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
         new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS))),
       ]);
       clearTimeout(timer);
-      if (!waited) log.error(`${table.kind} did not stop: left to its lease`, { jobs: [...running.values()].map(({ id, attempt }) => ({ id, attempt })), waitedMs: STOP_WAIT_MS });
+      if (!waited) log.error(`${table.kind} did not stop: left to its lease`, { jobs: [...running.values()].map(({ id, attempt }) => ({ id, attempt, phase: options.phaseOf?.(id) })), waitedMs: STOP_WAIT_MS });
     },
   };
 }

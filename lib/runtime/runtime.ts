@@ -168,6 +168,7 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
     concurrency: runtime.env.AGENT_TURNS_PER_NODE,
     providerLimit: runtime.env.PROVIDER_MAX_CONCURRENT,
     onWaiting: (ids) => void announceQueued(runtime, ids),
+    phaseOf: (id) => runtime.turns.phaseOf(id),
   });
   runtime.panels = startPanelWorker({
     prisma: runtime.db.prisma,
