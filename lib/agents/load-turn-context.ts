@@ -21,6 +21,8 @@ export interface TurnAgent {
   handoffSettings: unknown;
   /** The agents its handoff settings name as specialists, as they are now (orchestrators only). */
   specialistAgents: SpecialistAgent[];
+  /** Whether an admin gave it MCP tools (else no server is asked). */
+  hasTools: boolean;
   projectId: string;
 }
 
@@ -84,7 +86,7 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
   const [row] = await prisma.$queryRaw<Row[]>`
     WITH agent AS (
       SELECT a."id", a."handle", a."displayName", a."color", a."systemPrompt", a."provider", a."model", a."temperature", a."maxOutputTokens", a."historyWindow",
-             a."contextSettings", a."handoffSettings", a."projectId",
+             a."contextSettings", a."handoffSettings", a."projectId", EXISTS (SELECT 1 FROM "agent_tools" t WHERE t."agentId" = a."id") AS "hasTools",
              (SELECT COALESCE(json_agg(json_build_object('id', s."id", 'handle', s."handle", 'displayName', s."displayName", 'description', s."description", 'enabled', s."enabled")), '[]'::json)
               FROM "agents" s
               WHERE s."projectId" = a."projectId" AND s."id" IN (

@@ -60,7 +60,7 @@ export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools
   // A server that is down leaves its tools out (with the reason) within the pool's timeout, while memory is searched.
   const [{ retrieved, timing }, mcpTools] = await Promise.all([
     retrieveMemory(memory, query, startedAt),
-    mcp ? toolsForTurn(prisma, mcp, { agentId: agent.id, signal }) : { tools: [], unavailable: [] },
+    mcp && agent.hasTools ? toolsForTurn(prisma, mcp, { agentId: agent.id, signal }) : { tools: [], unavailable: [] },
   ]);
   const tools = procedureToolsFirst(mcpTools.tools, retrieved.procedure);
   // Real models decide handoffs and captures by calling Chorus's tools; the offline model routes by rules.
