@@ -30,6 +30,11 @@ export interface PreparedTurn extends TurnContext {
   tools: TurnTool[];
   /** What the context holds, in words (the offline model tells it). */
   contextReport: string;
+  /**
+   * The snapshot's write, made while the model is called: every later write of the turn waits for
+   * it (so a turn that fails still shows what it sent). Rejects, and aborts the turn, when refused.
+   */
+  snapshotSaved: Promise<void>;
 }
 
 export interface PrepareDeps {
@@ -46,7 +51,8 @@ export interface PrepareDeps {
  * Everything before the model is called: the turn's messages and, for orchestrators, their
  * specialists (one statement), memory retrieval (three searches in parallel), assembly under the
  * agent's budget, the routing decision of an offline orchestrator, and the snapshot stored for
- * the inspector, only while the turn's attempt holds its lease. The snapshot is written before the
+ * the inspector, only while the turn's attempt holds its lease (its write goes on while the model
+ * is called; see snapshotSaved). The snapshot is written before the
  * call, so a turn that fails still shows what it would have sent.
  */
 export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools = [], mcp }: PrepareDeps, { job, signal, lease }: { job: ClaimedDispatch; signal: AbortSignal; lease: Lease }): Promise<PreparedTurn> {
@@ -95,6 +101,10 @@ export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools
       ...(handoffs.open && provider.name === "offline" ? { rule: route ? { index: route.index + 1, pattern: route.pattern, to: target?.handle ?? null } : null } : {}),
     };
   }
-  if (!(await saveSnapshot(prisma, assembly.snapshot, fenceOf(dispatchTable, lease)))) lease.refused("its context snapshot was refused");
-  return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot) };
+  const snapshotSaved = saveSnapshot(prisma, assembly.snapshot, fenceOf(dispatchTable, lease)).then((saved) => {
+    if (!saved) lease.refused("its context snapshot was refused");
+  });
+  // Awaited by the turn's next write; until then a refusal only aborts the model call.
+  snapshotSaved.catch(() => undefined);
+  return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot), snapshotSaved };
 }

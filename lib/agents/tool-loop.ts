@@ -117,7 +117,10 @@ export class ToolLoop {
     this.calls = stored.calls;
     this.stepCount = stored.calls.length;
     this.turnStartedAt = stored.turnStartedAt ?? this.turnStartedAt;
-    if (stored.open) await this.resolve(stored.open.calls);
+    if (stored.open) {
+      await prepared.snapshotSaved;
+      await this.resolve(stored.open.calls);
+    }
     const { maxToolSteps } = prepared.settings;
     for (;;) {
       const plan = planNextCall({
@@ -193,6 +196,7 @@ export class ToolLoop {
    * is stored with its results in one transaction.
    */
   private async takeStep(content: string, asked: { id: string; name: string; arguments: string }[], usedTokens: number): Promise<void> {
+    await this.turn.prepared.snapshotSaved;
     const calls = asked.map((call): StepCallMetadata => {
       const tool = this.tools.get(call.name);
       const askFirst = tool?.askFirst === true && checkToolArguments(tool, call.arguments).ok;
@@ -327,6 +331,8 @@ export class ToolLoop {
   /** The snapshot with this turn's steps and calls so far (the inspector reads it while the turn waits). */
   private async saveSnapshot(): Promise<void> {
     const { snapshot } = this.turn.prepared.assembly;
+    // After the first write: both are this attempt's, and the later must win.
+    await this.turn.prepared.snapshotSaved;
     if (this.records.length > 0) snapshot.steps = this.records;
     snapshot.calls = this.calls;
     if (!(await saveSnapshot(this.deps.prisma, snapshot, this.fence))) this.turn.lease.refused("its context snapshot was refused");
