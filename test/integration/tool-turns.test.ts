@@ -193,8 +193,10 @@ describe("turns with tools", () => {
     fake.reply(call("kit__add", { a: 1, b: 1 }), { content: "Two." });
     const question = await post(conversationId, `@${handle} add 1 and 1`);
     const pending = await pendingApproval(question);
-    const dispatch = await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: question.id } });
-    expect(dispatch).toMatchObject({ status: "pending", lastError: "approval: add", leaseUntil: null });
+    // The card is sent when the step is stored; the turn gives its lease back right after.
+    const dispatch = () => app.prisma.dispatch.findFirstOrThrow({ where: { messageId: question.id } });
+    await until(async () => (await dispatch()).status !== "running", "the waiting turn to give its lease back");
+    expect(await dispatch()).toMatchObject({ status: "pending", lastError: "approval: add", leaseUntil: null });
     expect(kit.calls.slice(before)).toEqual([]);
 
     expect(await decide(approveRoute, pending.approvalId!, bob)).toMatchObject({ status: 403, body: { error: { message: expect.stringContaining("Only Ann") } } });
