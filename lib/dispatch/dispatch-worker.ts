@@ -18,6 +18,8 @@ export interface DispatchWorkerOptions {
   concurrency?: number;
   /** The OpenAI-compatible provider's turns in flight on all nodes (PROVIDER_MAX_CONCURRENT; 0: no limit). */
   providerLimit?: number;
+  /** Other nodes claim from the same PostgreSQL (not the embedded database): the provider's limit is counted under a lock. */
+  sharedDatabase?: boolean;
   /** Turns that wait: just posted but not claimable now, or given back to wait for their provider. */
   onWaiting?(dispatchIds: string[]): void;
   /** Where a running turn is (RunningTurns), for the log of one that did not stop. */
@@ -25,11 +27,11 @@ export interface DispatchWorkerOptions {
 }
 
 /** Agent turns on the leased-job loop (lib/jobs): a busy agent's turns run in order. */
-export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 64, providerLimit = 0, onWaiting, phaseOf }: DispatchWorkerOptions): DispatchWorker {
+export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 64, providerLimit = 0, sharedDatabase = false, onWaiting, phaseOf }: DispatchWorkerOptions): DispatchWorker {
   return startLeasedWorker({
     prisma,
     table: dispatchTable,
-    claim: (options) => claimNextDispatch(prisma, { ...options, providerLimit }),
+    claim: (options) => claimNextDispatch(prisma, { ...options, providerLimit, sharedDatabase }),
     run: runTurn,
     giveUp: (job, lease) => giveUp(job, lease),
     leaseMs,

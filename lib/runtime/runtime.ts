@@ -167,6 +167,7 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
     ...workers,
     concurrency: runtime.env.AGENT_TURNS_PER_NODE,
     providerLimit: runtime.env.PROVIDER_MAX_CONCURRENT,
+    sharedDatabase: runtime.db.engine === "postgres",
     onWaiting: (ids) => void announceQueued(runtime, ids),
     phaseOf: (id) => runtime.turns.phaseOf(id),
   });

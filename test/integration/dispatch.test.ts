@@ -84,6 +84,18 @@ describe("dispatch", () => {
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
 
+  it("twenty claims at once start no more turns than the provider's limit, on every node's database", async () => {
+    // Ten openai agents, one question each: every dispatch could run but for the limit.
+    const bots = await Promise.all(Array.from({ length: 10 }, (_, index) =>
+      app.prisma.agent.create({ data: { projectId, handle: `limit${index}`, displayName: `Limit ${index}`, color: "#000000", systemPrompt: "Help.", provider: "openai", model: "gpt-4o-mini" } }),
+    ));
+    const { id } = await createChannel(app.prisma, { userId: alice.id, projectId, name: "limited", agentIds: bots.map((bot) => bot.id) });
+    await post(id, bots.map((bot) => `@${bot.handle}`).join(" "));
+    // On PostgreSQL the claims run on separate connections at the same moment, as two nodes' would.
+    const claims = await Promise.all(Array.from({ length: 20 }, () => claimNextDispatch(app.prisma, { leaseMs: 60_000, providerLimit: 2, sharedDatabase: app.db.engine === "postgres" })));
+    expect(claims.filter(Boolean)).toHaveLength(2);
+  });
+
   it("holds a busy agent's next message until the current one is answered, then runs it", async () => {
     await post(groupId, "@toby first");
     await post(groupId, "@toby second");
