@@ -2,6 +2,7 @@ import type { Database, Prisma } from "@/lib/db/open-database";
 import { empty, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { log } from "@/lib/log/logger";
 import type { Embedder } from "./embedder";
+import { exactNearest } from "./exact-search";
 import { chooseSearchMode, VECTOR_TABLES, type VectorTable } from "./vector-indexes";
 
 export class MemoryStartupError extends Error {
@@ -24,7 +25,7 @@ export interface NearestQuery {
   join?: ReturnType<typeof sql>;
   /** Columns besides id and score, e.g. sql`t."content", d."name"`. */
   columns?: ReturnType<typeof sql>;
-  /** A filter over `t`. */
+  /** A filter over `t` alone (exact search reads the rows' codes without the join). */
   where: ReturnType<typeof sql>;
   vector: number[];
   k: number;
@@ -33,17 +34,17 @@ export interface NearestQuery {
 }
 
 export interface VectorStore {
-  /** "pgvector": HNSW indexes; "exact": every row compared (no pgvector, or no index for the dimension). */
+  /** "pgvector": HNSW indexes; "exact": every row's compact codes compared, the closest ranked exactly (no pgvector, or no index for the dimension: lib/memory/exact-search.ts). */
   readonly mode: "pgvector" | "exact";
   readonly dimensions: number;
-  /** The `k` rows nearest `vector` among those matching `where`, in one statement. */
+  /** The `k` rows nearest `vector` among those matching `where`: one statement with pgvector, two for exact search. */
   nearest<Row extends Neighbour = Neighbour>(query: NearestQuery): Promise<Row[]>;
 }
 
 /**
  * Checks the deployment's embedding dimension (stored on first start; another dimension stops
  * start-up with both numbers) and chooses the search: pgvector with the migrations' HNSW cosine
- * indexes on (embedding::vector(D)) where they exist for D, exact cosine distance otherwise
+ * indexes on (embedding::vector(D)) where they exist for D, exact search otherwise
  * (lib/memory/vector-indexes.ts says which, once).
  */
 export async function prepareVectorStore(db: Database, embedder: Pick<Embedder, "name" | "dimensions">): Promise<VectorStore> {
@@ -70,22 +71,28 @@ export async function prepareVectorStore(db: Database, embedder: Pick<Embedder, 
   const mode = await chooseSearchMode(prisma, embedder.dimensions);
   if (mode === "pgvector") await keepScanningFilteredResults(db);
   await refreshStatistics(prisma);
-  return vectorStore(prisma, mode, embedder.dimensions);
+  return vectorStore(db, mode, embedder.dimensions);
 }
 
-export function vectorStore(prisma: Prisma, mode: VectorStore["mode"], dimensions: number): VectorStore {
+/** A database's Prisma client and, for exact search's scan, its driver. */
+export type VectorDatabase = Pick<Database, "prisma" | "sql">;
+
+export function vectorStore(db: VectorDatabase, mode: VectorStore["mode"], dimensions: number): VectorStore {
+  const { prisma } = db;
   const vectorType = raw(`vector(${Math.trunc(dimensions)})`);
   // A literal, not a parameter: the planner must see it to use the partial index of this dimension.
   const ofDimension = raw(`cardinality(t."embedding") = ${Math.trunc(dimensions)}`);
   return {
     mode,
     dimensions,
-    async nearest<Row extends Neighbour>({ table, join, columns, where, vector, k, tieBreak }: NearestQuery): Promise<Row[]> {
-      if (k <= 0) return [];
+    async nearest<Row extends Neighbour>(query: NearestQuery): Promise<Row[]> {
+      if (query.k <= 0) return [];
+      if (mode === "exact") return exactNearest<Row>(db, dimensions, query);
+      const { table, join, columns, where, vector, k, tieBreak } = query;
       const from = raw(`"${table}" t`);
       const then = tieBreak ? sql`, ${tieBreak}` : empty;
       const extra = columns ? sql`, ${columns}` : empty;
-      const distance = mode === "exact" ? sql`chorus_cosine_distance(t."embedding", ${vector}::real[])` : sql`(t."embedding"::${vectorType}) <=> ${vector}::real[]::${vectorType}`;
+      const distance = sql`(t."embedding"::${vectorType}) <=> ${vector}::real[]::${vectorType}`;
       return prisma.$queryRaw<Row[]>`
         SELECT t."id", 1 - (${distance}) AS "score"${extra}
         FROM ${from} ${join ?? empty} WHERE ${ofDimension} AND ${where}

@@ -265,7 +265,7 @@ describe("memory: knowledge, episodes and procedures", () => {
     // The embedded database always has pgvector; this machine's PostgreSQL has not.
     const running = app.runtime.memory!.vectors;
     expect(running.mode).toBe(databaseMode === "pglite" ? "pgvector" : "exact");
-    const stores = running.mode === "pgvector" ? [running, vectorStore(app.prisma, "exact", 512)] : [running];
+    const stores = running.mode === "pgvector" ? [running, vectorStore(app.db, "exact", 512)] : [running];
     for (let attempt = 0; attempt < 5; attempt++) {
       const vector = random();
       const truth = rows.map((row) => ({ id: row.id, score: cosine(vector, row.embedding) })).sort((a, b) => b.score - a.score).slice(0, 5);
