@@ -29,8 +29,24 @@ export async function measureFirstTokenWithMemory(): Promise<BenchResult> {
     const document = await app.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: agent.id, name: "handbook.md", mediaType: "text/markdown", bytes: 1, status: "ready" } });
     await app.prisma.knowledgeChunk.createMany({ data: Array.from({ length: 1_000 }, (_, ordinal) => ({ id: randomUUID(), documentId: document.id, agentId: agent.id, ordinal, content: `Handbook passage ${ordinal}: how we work.`, embedding: random() })) });
     const now = new Date();
+    // An episode per person per session end (the table allows one): ten ended sessions of ten people.
+    const sessionEnds = Array.from({ length: 10 }, (_, index) => ({ id: randomUUID(), conversationId: channel.id, fromSeq: 2 * index + 1, toSeq: 2 * index + 2, status: "done" }));
+    await app.prisma.sessionEnd.createMany({ data: sessionEnds });
     await app.prisma.episode.createMany({
-      data: Array.from({ length: 100 }, (_, index) => ({ id: randomUUID(), agentId: agent.id, userId: users[index % users.length]!.id, conversationId: channel.id, summary: `Session ${index}`, facts: [], fromSeq: 1, toSeq: 2, startedAt: now, endedAt: now, embedding: random() })),
+      data: Array.from({ length: 100 }, (_, index) => ({
+        id: randomUUID(),
+        agentId: agent.id,
+        userId: users[index % users.length]!.id,
+        sessionEndId: sessionEnds[Math.floor(index / users.length)]!.id,
+        conversationId: channel.id,
+        summary: `Session ${index}`,
+        facts: [],
+        fromSeq: 1,
+        toSeq: 2,
+        startedAt: now,
+        endedAt: now,
+        embedding: random(),
+      })),
     });
     await app.prisma.procedure.createMany({ data: Array.from({ length: 20 }, (_, index) => ({ id: randomUUID(), agentId: agent.id, name: `Procedure ${index}`, trigger: `\\bprocedure-${index}\\b`, steps: ["a", "b"], status: "approved", embedding: random() })) });
     await startMemory(app.runtime, createOpenAIEmbedder({ apiKey: "bench", baseURL: fake.baseURL, model: "text-embedding-3-small", dimensions: DIMENSIONS }));

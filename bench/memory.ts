@@ -22,7 +22,7 @@ const counter = counterFor("gpt-4o-mini");
  * stored per message, and OpenAI's per-message formula), in the same run.
  */
 export async function measureMemory(): Promise<BenchResult[]> {
-  return [...(await measureAssembly()), await measureFirstTokenWithMemory(), ...(await measureSemanticSearch(20_000)), await measureIngestion()];
+  return [...(await measureAssembly()), await measureFirstTokenWithMemory(), ...(await measureSemanticSearch(20_000)), ...(await measureIngestion())];
 }
 
 /** `npm run bench -- memory-large`: the search over 100,000 chunks. */

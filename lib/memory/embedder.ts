@@ -1,5 +1,7 @@
 import { Worker } from "node:worker_threads";
 import OpenAI from "openai";
+import { countTokens } from "@/lib/llm/token-counter";
+import { log } from "@/lib/log/logger";
 
 /** Turns texts into unit-length vectors of a fixed dimension (cosine similarity = dot product). */
 export interface Embedder {
@@ -7,6 +9,13 @@ export interface Embedder {
   readonly name: string;
   readonly dimensions: number;
   embed(texts: string[]): Promise<number[][]>;
+  /**
+   * How many of a long job's `total` texts (a document's chunks) one embed call should carry:
+   * each call is a step of the job's progress. Without it, 32.
+   */
+  batchFor?(total: number): number;
+  /** Runs on this machine: a transaction may wait on it (never on a network call). */
+  readonly local?: boolean;
   close(): Promise<void>;
 }
 
@@ -24,20 +33,77 @@ export function normalise(vector: number[]): number[] {
   return norm === 0 ? vector : vector.map((value) => value / norm);
 }
 
-/** Any OpenAI-compatible /v1/embeddings (OpenAI, Ollama, vLLM), in batches. */
-export function createOpenAIEmbedder({ apiKey, baseURL, model, dimensions }: { apiKey: string; baseURL?: string; model: string; dimensions: number }): Embedder {
+/** What one embeddings request may carry. */
+export interface RequestLimits {
+  /** Inputs in one request. */
+  maxInputs: number;
+  /** Tokens of all its inputs together, counted with the model's tokenizer (tiktoken's guess for models it does not know). */
+  maxTokens: number;
+}
+
+/** OpenAI's: 2,048 inputs and 300,000 tokens a request. */
+export const OPENAI_REQUEST_LIMITS: RequestLimits = { maxInputs: 2_048, maxTokens: 300_000 };
+
+/** Requests a long job is split into (progress moves after each), unless each would carry fewer than MIN_REQUEST_INPUTS. */
+const REQUEST_STEPS = 10;
+const MIN_REQUEST_INPUTS = 32;
+
+/**
+ * Consecutive groups of texts, each within the limits (a text alone over the token cap still
+ * goes, alone: the endpoint says what is wrong with it).
+ */
+export function requestBatches(texts: string[], limits: RequestLimits, count: (text: string) => number): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let tokens = 0;
+  for (const text of texts) {
+    const cost = count(text);
+    if (current.length > 0 && (current.length >= limits.maxInputs || tokens + cost > limits.maxTokens)) {
+      batches.push(current);
+      current = [];
+      tokens = 0;
+    }
+    current.push(text);
+    tokens += cost;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * Any OpenAI-compatible /v1/embeddings (OpenAI, Ollama, vLLM): as few requests as the limits
+ * allow, one after another. A document's ingestion hands it about a tenth of its chunks at a
+ * time (at least 32), so progress moves while it is indexed.
+ */
+export function createOpenAIEmbedder({
+  apiKey,
+  baseURL,
+  model,
+  dimensions,
+  limits = OPENAI_REQUEST_LIMITS,
+}: {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  dimensions: number;
+  /** What one request may carry; OpenAI's by default. */
+  limits?: RequestLimits;
+}): Embedder {
   const client = new OpenAI({ apiKey, baseURL, timeout: 30_000, maxRetries: 2 });
   return {
     name: `openai:${model}`,
     dimensions,
     async embed(texts) {
       const vectors: number[][] = [];
-      for (let start = 0; start < texts.length; start += 128) {
-        const batch = texts.slice(start, start + 128);
+      // A token is at least a byte: texts within the cap in bytes need no counting (a question never does).
+      const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, "utf8"), 0);
+      const count = bytes <= limits.maxTokens ? () => 0 : (text: string) => countTokens(text, model);
+      for (const batch of requestBatches(texts, limits, count)) {
         const response = await client.embeddings.create({ model, input: batch, dimensions, encoding_format: "float" }).catch((error: unknown) => {
           throw new EmbeddingError(`The embeddings endpoint failed: ${error instanceof Error ? error.message : String(error)}`);
         });
-        for (const item of response.data) {
+        if (response.data.length !== batch.length) throw new EmbeddingError(`The embeddings endpoint returned ${response.data.length} vectors for ${batch.length} inputs.`);
+        for (const item of [...response.data].sort((a, b) => a.index - b.index)) {
           if (item.embedding.length !== dimensions) {
             throw new EmbeddingError(`The embeddings endpoint returned ${item.embedding.length} dimensions where ${dimensions} were configured (EMBEDDINGS_DIMENSIONS).`);
           }
@@ -46,27 +112,49 @@ export function createOpenAIEmbedder({ apiKey, baseURL, model, dimensions }: { a
       }
       return vectors;
     },
+    batchFor: (total) => Math.min(limits.maxInputs, Math.max(MIN_REQUEST_INPUTS, Math.ceil(total / REQUEST_STEPS))),
     close: async () => undefined,
   };
 }
 
-const LOCAL_BATCH = 32;
+/** Texts the worker embeds at once: a question asked meanwhile waits for at most one such batch. */
+const WORKER_BATCH = 16;
+/** Calls with this many texts or fewer (a question, a procedure, a session's episodes) go before a document's chunks. */
+const URGENT_TEXTS = 8;
+/** Texts a document's ingestion hands over at a time: a progress step of a fraction of a second. */
+const INGESTION_STEP = 64;
+const DIMENSIONS = 512;
+
+export interface LocalEmbedder extends Embedder {
+  /** What runs the model ("onnxruntime", or "tensorflow.js-wasm" where ONNX Runtime cannot load); null before the first answer. */
+  engine(): string | null;
+}
 
 /**
  * The offline default: Universal Sentence Encoder Lite from an npm package, no network. The model
- * loads in a worker thread on first use; concurrent requests are batched together.
+ * loads in a worker thread on first use and runs on ONNX Runtime (TensorFlow.js where that cannot
+ * load); texts are embedded in batches, short calls first. `engine: "tensorflow"` forces the
+ * TensorFlow.js backend (for comparisons).
  */
-export function createLocalEmbedder(): Embedder {
+export function createLocalEmbedder({ engine: forced }: { engine?: "tensorflow" } = {}): LocalEmbedder {
   let worker: Worker | null = null;
   let nextId = 0;
-  const pending = new Map<number, { resolve(vectors: number[][]): void; reject(error: Error): void }>();
-  const queue: { text: string; resolve(vector: number[]): void; reject(error: Error): void }[] = [];
+  let engine: string | null = null;
+  const pending = new Map<number, { resolve(vectors: Float32Array): void; reject(error: Error): void }>();
+  type Item = { text: string; resolve(vector: number[]): void; reject(error: Error): void };
+  const urgent: Item[] = [];
+  const bulk: Item[] = [];
   let flushing = false;
 
   const start = () => {
-    const created = new Worker(new URL("./embedding-worker.mjs", import.meta.url));
+    const created = new Worker(new URL("./embedding-worker.mjs", import.meta.url), { workerData: { engine: forced } });
     created.unref();
-    created.on("message", ({ id, vectors, error }: { id: number; vectors?: number[][]; error?: string }) => {
+    created.on("message", ({ id, vectors, error, engine: used, fallback }: { id: number; vectors?: Float32Array; error?: string; engine?: string; fallback?: string | null }) => {
+      if (used && used !== engine) {
+        engine = used;
+        if (fallback) log.warn("offline embedding model: ONNX Runtime could not load, using TensorFlow.js (slower)", { reason: fallback });
+        else log.info("offline embedding model loaded", { engine: used });
+      }
       const waiter = pending.get(id);
       pending.delete(id);
       if (error || !vectors) waiter?.reject(new EmbeddingError(`The offline embedding model failed: ${error}`));
@@ -81,7 +169,7 @@ export function createLocalEmbedder(): Embedder {
   };
 
   const run = (texts: string[]) =>
-    new Promise<number[][]>((resolve, reject) => {
+    new Promise<Float32Array>((resolve, reject) => {
       worker ??= start();
       const id = nextId++;
       pending.set(id, { resolve, reject });
@@ -92,11 +180,12 @@ export function createLocalEmbedder(): Embedder {
     if (flushing) return;
     flushing = true;
     try {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, LOCAL_BATCH);
+      while (urgent.length > 0 || bulk.length > 0) {
+        const batch = urgent.splice(0, WORKER_BATCH);
+        batch.push(...bulk.splice(0, WORKER_BATCH - batch.length));
         try {
           const vectors = await run(batch.map((item) => item.text));
-          batch.forEach((item, index) => item.resolve(normalise(vectors[index]!)));
+          batch.forEach((item, index) => item.resolve(normalise(Array.from(vectors.subarray(index * DIMENSIONS, (index + 1) * DIMENSIONS)))));
         } catch (error) {
           batch.forEach((item) => item.reject(error as Error));
         }
@@ -108,12 +197,16 @@ export function createLocalEmbedder(): Embedder {
 
   return {
     name: "local:use-lite",
-    dimensions: 512,
+    dimensions: DIMENSIONS,
     embed(texts) {
+      const queue = texts.length <= URGENT_TEXTS ? urgent : bulk;
       const vectors = Promise.all(texts.map((text) => new Promise<number[]>((resolve, reject) => queue.push({ text, resolve, reject }))));
       void flush();
       return vectors;
     },
+    batchFor: () => INGESTION_STEP,
+    local: true,
+    engine: () => engine,
     async close() {
       await worker?.terminate();
       worker = null;
