@@ -31,10 +31,12 @@ export interface PreparedTurn extends TurnContext {
   /** What the context holds, in words (the offline model tells it). */
   contextReport: string;
   /**
-   * The snapshot's write, made while the model is called: every later write of the turn waits for
-   * it (so a turn that fails still shows what it sent). Rejects, and aborts the turn, when refused.
+   * The snapshot's first write, started by the first call: once the model has begun to answer, so
+   * that it never delays the call (on the embedded database a write holds the event loop), or by
+   * the turn's next write, which waits for it (so a turn that fails still shows what it sent).
+   * Rejects, and aborts the turn, when refused.
    */
-  snapshotSaved: Promise<void>;
+  snapshotSaved(): Promise<void>;
 }
 
 export interface PrepareDeps {
@@ -51,9 +53,9 @@ export interface PrepareDeps {
  * Everything before the model is called: the turn's messages and, for orchestrators, their
  * specialists (one statement), memory retrieval (three searches in parallel), assembly under the
  * agent's budget, the routing decision of an offline orchestrator, and the snapshot stored for
- * the inspector, only while the turn's attempt holds its lease (its write goes on while the model
- * is called; see snapshotSaved). The snapshot is written before the
- * call, so a turn that fails still shows what it would have sent.
+ * the inspector, only while the turn's attempt holds its lease (written once the model answers,
+ * or before the turn's next write: see snapshotSaved), so a turn that fails still shows what it
+ * would have sent.
  */
 export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools = [], mcp }: PrepareDeps, { job, signal, lease }: { job: ClaimedDispatch; signal: AbortSignal; lease: Lease }): Promise<PreparedTurn> {
   const startedAt = performance.now();
@@ -101,10 +103,14 @@ export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools
       ...(handoffs.open && provider.name === "offline" ? { rule: route ? { index: route.index + 1, pattern: route.pattern, to: target?.handle ?? null } : null } : {}),
     };
   }
-  const snapshotSaved = saveSnapshot(prisma, assembly.snapshot, fenceOf(dispatchTable, lease)).then((saved) => {
-    if (!saved) lease.refused("its context snapshot was refused");
-  });
-  // Awaited by the turn's next write; until then a refusal only aborts the model call.
-  snapshotSaved.catch(() => undefined);
+  let saving: Promise<void> | null = null;
+  const snapshotSaved = () => {
+    saving ??= saveSnapshot(prisma, assembly.snapshot, fenceOf(dispatchTable, lease)).then((saved) => {
+      if (!saved) lease.refused("its context snapshot was refused");
+    });
+    // Awaited by the turn's next write; until then a refusal only aborts the model call.
+    saving.catch(() => undefined);
+    return saving;
+  };
   return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot), snapshotSaved };
 }

@@ -188,12 +188,12 @@ async function finish(
   deps: AgentTurnDeps,
   job: ClaimedDispatch,
   lease: Lease,
-  { agent, forkDepth, snapshotSaved }: Pick<TurnContext, "agent" | "forkDepth"> & { snapshotSaved?: Promise<void> },
+  { agent, forkDepth, snapshotSaved }: Pick<TurnContext, "agent" | "forkDepth"> & { snapshotSaved?: () => Promise<void> },
   outcome: "done" | "failed",
   content: string,
   metadata: Omit<Parameters<typeof persistAgentReply>[1]["metadata"], "timestamp">,
 ): Promise<void> {
-  await snapshotSaved;
+  await snapshotSaved?.();
   const reply = {
     dispatchId: job.id,
     attempt: job.attempt,
@@ -218,7 +218,7 @@ async function finish(
 
 /** The orchestrator's handoff (or its refusal) ends its turn; the next turn is already queued. */
 async function recordHandoff(deps: AgentTurnDeps, job: ClaimedDispatch, lease: Lease, { agent, snapshotSaved }: PreparedTurn, decision: HandoffDecision, metadata: Omit<MessageMetadata, "timestamp">): Promise<void> {
-  await snapshotSaved;
+  await snapshotSaved();
   const orchestrator = { id: agent.id, handle: agent.handle, displayName: agent.displayName, color: agent.color };
   const written = await persistHandoff(deps.prisma, { job, orchestrator, model: agent.model, metadata: { ...metadata, timestamp: new Date().toISOString() }, decision });
   if (!written) return lease.lose("its handoff was refused: another attempt owns the turn");

@@ -19,7 +19,7 @@ import { toolResultText } from "@/lib/mcp/tool-result-text";
 import type { TurnTool } from "@/lib/mcp/tools-for-turn";
 import { endApproval, readApprovals, type ApprovalState } from "@/lib/tool-calls/end-approval";
 import { persistAnsweredStep, persistToolResult, persistToolStep, type ResultWrite, type StepWrite, type StepWriter } from "@/lib/tool-calls/persist-steps";
-import { loadStoredSteps, stepRecordOf, toolCallsMessage } from "@/lib/tool-calls/stored-steps";
+import { loadStoredSteps, noStoredSteps, stepRecordOf, toolCallsMessage } from "@/lib/tool-calls/stored-steps";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
 import { stillHolds } from "@/lib/jobs/job-table";
 import type { PreparedTurn } from "./prepare-turn";
@@ -111,14 +111,15 @@ export class ToolLoop {
 
   async run(): Promise<LoopEnd> {
     const { prepared, job } = this.turn;
-    const stored = await loadStoredSteps(this.deps.prisma, job.id);
+    // Every claim is a new attempt, so a first attempt has stored nothing: one statement less before the model is called.
+    const stored = job.attempt > 1 ? await loadStoredSteps(this.deps.prisma, job.id) : noStoredSteps();
     this.steps = stored.messages;
     this.records = stored.records;
     this.calls = stored.calls;
     this.stepCount = stored.calls.length;
     this.turnStartedAt = stored.turnStartedAt ?? this.turnStartedAt;
     if (stored.open) {
-      await prepared.snapshotSaved;
+      await prepared.snapshotSaved();
       await this.resolve(stored.open.calls);
     }
     const { maxToolSteps } = prepared.settings;
@@ -169,7 +170,11 @@ export class ToolLoop {
     } satisfies Parameters<LlmProvider["stream"]>[0];
     this.deps.enter("waiting for the model");
     for await (const event of provider.stream(request)) {
-      if (index === 0 && toolCalls.length === 0) this.deps.enter("reading the model's answer");
+      if (index === 0 && toolCalls.length === 0) {
+        this.deps.enter("reading the model's answer");
+        // The call is out and answering: the snapshot's write no longer delays it.
+        void prepared.snapshotSaved().catch(() => undefined);
+      }
       if (event.type === "usage") this.usage = { inputTokens: (this.usage?.inputTokens ?? 0) + event.inputTokens, outputTokens: (this.usage?.outputTokens ?? 0) + event.outputTokens };
       else if (event.type === "tool_call") toolCalls.push({ ...event, id: this.uniqueCallId(event.id) });
       else {
@@ -196,7 +201,7 @@ export class ToolLoop {
    * is stored with its results in one transaction.
    */
   private async takeStep(content: string, asked: { id: string; name: string; arguments: string }[], usedTokens: number): Promise<void> {
-    await this.turn.prepared.snapshotSaved;
+    await this.turn.prepared.snapshotSaved();
     const calls = asked.map((call): StepCallMetadata => {
       const tool = this.tools.get(call.name);
       const askFirst = tool?.askFirst === true && checkToolArguments(tool, call.arguments).ok;
@@ -332,7 +337,7 @@ export class ToolLoop {
   private async saveSnapshot(): Promise<void> {
     const { snapshot } = this.turn.prepared.assembly;
     // After the first write: both are this attempt's, and the later must win.
-    await this.turn.prepared.snapshotSaved;
+    await this.turn.prepared.snapshotSaved();
     if (this.records.length > 0) snapshot.steps = this.records;
     snapshot.calls = this.calls;
     if (!(await saveSnapshot(this.deps.prisma, snapshot, this.fence))) this.turn.lease.refused("its context snapshot was refused");

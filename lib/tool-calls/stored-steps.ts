@@ -50,6 +50,11 @@ export function stepRecordOf(call: Pick<StepCallMetadata, "id" | "name">, result
   };
 }
 
+/** A turn's first attempt: steps are stored by one attempt and taken up by a later one. */
+export function noStoredSteps(): StoredSteps {
+  return { messages: [], records: [], calls: [], open: null, turnStartedAt: null };
+}
+
 /**
  * The tool steps a turn (one dispatch) has stored so far, in order: a turn resumed after its
  * approval, or by another node after this one stopped, goes on from the last step instead of
@@ -60,7 +65,7 @@ export async function loadStoredSteps(prisma: Prisma, dispatchId: string): Promi
     SELECT "id", "content", "metadata" FROM "messages"
     WHERE "metadata"->>'dispatchId' = ${dispatchId} AND ("role" = 'tool' OR "metadata" ? 'toolStep')
     ORDER BY "seq"`;
-  const stored: StoredSteps = { messages: [], records: [], calls: [], open: null, turnStartedAt: null };
+  const stored = noStoredSteps();
   const results = new Map<string, { content: string; result: ToolResultMetadata }>();
   const steps: { id: string; content: string; calls: StepCallMetadata[]; usedTokens: number; turnStartedAt: string }[] = [];
   for (const row of rows) {
