@@ -1,6 +1,6 @@
-import type { Prisma, Transaction } from "@/lib/db/open-database";
-import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
-import { claimJob, pendingRunningTable } from "@/lib/jobs/job-table";
+import type { Prisma } from "@/lib/db/open-database";
+import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { nodeName, pendingRunningTable } from "@/lib/jobs/job-table";
 
 export interface ClaimedDispatch {
   id: string;
@@ -46,32 +46,14 @@ export const dispatchTable = pendingRunningTable(
  *   waiting alone in a chat with an agent.
  * `among` limits the search to dispatches just written (found by primary key).
  */
-export function claimNextDispatch(
+export async function claimNextDispatch(
   prisma: Prisma,
   { leaseMs, among, providerLimit = 0, sharedDatabase = false }: { leaseMs: number; among?: string[]; providerLimit?: number; sharedDatabase?: boolean },
 ): Promise<ClaimedDispatch | null> {
-  const inOrder = sql`NOT EXISTS (
-    SELECT 1 FROM "dispatches" e
-    WHERE e."agentId" = d."agentId" AND e."conversationId" = d."conversationId" AND e."id" <> d."id"
-      AND e."status" IN ('pending', 'running')
-      AND ((e."createdAt", e."id") < (d."createdAt", d."id") OR (e."status" = 'running' AND e."leaseUntil" >= now())))`;
-  const withinLimit =
-    providerLimit > 0
-      ? sql`AND ((SELECT a."provider" FROM "agents" a WHERE a."id" = d."agentId") <> 'openai'
-          OR (SELECT count(*) FROM "dispatches" r JOIN "agents" ra ON ra."id" = r."agentId" WHERE r."status" = 'running' AND r."leaseUntil" >= now() AND ra."provider" = 'openai') < ${providerLimit})`
-      : empty;
-  const claim = (db: Prisma | Transaction) =>
-    claimJob<ClaimedDispatch>(db, dispatchTable, {
-      leaseMs,
-      filter: sql`${among ? sql`d."id" = ANY(${among}) AND ` : empty}${inOrder} ${withinLimit}`,
-      order: sql`(SELECT max(r."updatedAt") FROM "dispatches" r WHERE r."conversationId" = d."conversationId" AND r."status" <> 'pending') NULLS FIRST, d."createdAt", d."id"`,
-    });
-  // The embedded database runs one statement at a time: nothing can claim between count and claim.
-  if (providerLimit <= 0 || !sharedDatabase) return claim(prisma);
-  return prisma.$transaction(async (tx) => {
-    // Two nodes counting at once would both see room for one more turn: claims under the limit
-    // take turns, each counting after the one before it committed.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('chorus.provider-limit'))`;
-    return claim(tx);
-  });
+  // One statement, chorus_claim_dispatch (migration 20261127020000_turn_functions), whose plan is
+  // kept. The embedded database runs one statement at a time, so only a shared PostgreSQL needs
+  // the lock: two nodes counting at once would both see room for one more turn.
+  const [row] = await prisma.$queryRaw<ClaimedDispatch[]>`
+    SELECT ${dispatchTable.columns} FROM "chorus_claim_dispatch"(${Math.round(leaseMs)}::int, ${among ?? null}::text[], ${providerLimit}::int, ${providerLimit > 0 && sharedDatabase}, ${nodeName})`;
+  return row ?? null;
 }

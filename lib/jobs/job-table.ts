@@ -42,7 +42,7 @@ const sets = (fragment: Sql | undefined) => (fragment ? sql`${fragment}, ` : emp
  * holder's fencing token. `filter` narrows the choice (over alias d), `order` picks first.
  */
 export async function claimJob<Row>(
-  prisma: Prisma | Transaction,
+  prisma: Prisma,
   job: JobTable,
   { leaseMs, filter, order }: { leaseMs: number; filter?: Sql; order: Sql },
 ): Promise<Row | null> {
