@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { candidateIds, CODES_HEADER, float64FromHex } from "./embedding-codes";
+import { cosine } from "@/test/support/cosine";
 
 /** What chorus_embedding_codes (migration 20261127010000_embedding_codes) makes of a real[]. */
 function encode(vector: number[]): string | null {
@@ -24,20 +25,6 @@ function hex(value: number): string {
   return Array.from(new Uint8Array(view.buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** Cosine as chorus_cosine_distance computes it: float4 values, float8 sums. */
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let index = 0; index < a.length; index++) {
-    const x = Math.fround(a[index]!);
-    const y = Math.fround(b[index]!);
-    dot += x * y;
-    aa += x * x;
-    bb += y * y;
-  }
-  return dot / (Math.sqrt(aa) * Math.sqrt(bb));
-}
 
 const DIMENSIONS = 12;
 const component = fc.double({ min: -1, max: 1, noNaN: true });

@@ -1,33 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultMigrationsDir, migrate, readMigrations } from "@/lib/db/migrator";
+import { migrate } from "@/lib/db/migrator";
 import type { Database, Prisma } from "@/lib/db/open-database";
 import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { rankByCosine } from "@/lib/memory/exact-search";
 import { vectorStore, type NearestQuery } from "@/lib/memory/vector-store";
 import { createProjectWithChannel } from "../support/fixtures";
-import { createEmptyDatabase, createTestDatabase } from "../support/test-database";
+import { createTestDatabase } from "../support/test-database";
+import { databaseBefore } from "../support/database-before";
+import { cosine } from "../support/cosine";
 
 const DIMENSIONS = 16;
 
-/** Cosine as chorus_cosine_distance computes it: float4 values, float8 sums. */
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let index = 0; index < a.length; index++) {
-    const x = Math.fround(a[index]!);
-    const y = Math.fround(b[index]!);
-    dot += x * y;
-    aa += x * x;
-    bb += y * y;
-  }
-  return dot / (Math.sqrt(aa) * Math.sqrt(bb));
-}
 
 async function createAgent(prisma: Prisma, projectId: string): Promise<{ agentId: string; documentId: string }> {
   const agent = await prisma.agent.create({ data: { projectId, handle: `a${randomUUID().slice(0, 8)}`, displayName: "Vectors", color: "#000000", systemPrompt: "x", model: "offline" } });
@@ -146,20 +131,12 @@ describe("exact vector search", () => {
 
 describe("upgrading a database with embeddings stored before the codes", () => {
   let db: Database;
-  let dir: string;
   beforeAll(async () => {
-    db = await createEmptyDatabase();
-    dir = await mkdtemp(path.join(tmpdir(), "chorus-migrations-"));
+    db = await databaseBefore("20261127010000");
   });
-  afterAll(async () => {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => db.close());
 
   it("the migration gives every stored row its codes, and exact search finds them", async () => {
-    const before = (await readMigrations()).filter((file) => file.name < "20261127010000");
-    for (const file of before) await cp(path.join(defaultMigrationsDir, file.name), path.join(dir, file.name), { recursive: true });
-    await migrate(db.sql, dir);
     const { project } = await createProjectWithChannel(db.prisma);
     const random = () => Array.from({ length: 64 }, () => Math.random() - 0.5);
     const vectors = Array.from({ length: 200 }, random);

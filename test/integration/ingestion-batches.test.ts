@@ -9,7 +9,7 @@ import { startKnowledgeWorker } from "@/lib/knowledge/ingest-documents";
 import { countTokens } from "@/lib/llm/token-counter";
 import { createOpenAIEmbedder, normalise, type Embedder, type RequestLimits } from "@/lib/memory/embedder";
 import { FakeOpenAI } from "../support/fake-openai";
-import { createProjectWithChannel } from "../support/fixtures";
+import { createOfflineAgent, createProjectWithChannel } from "../support/fixtures";
 import { createTestDatabase } from "../support/test-database";
 import { until } from "../support/until";
 
@@ -122,8 +122,7 @@ describe("ingestion with a local embedder", () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const { project } = await createProjectWithChannel(db.prisma);
-    agentId = (await db.prisma.agent.create({ data: { projectId: project.id, handle: "reader", displayName: "Reader", color: "#0ea5e9", systemPrompt: "x", model: "offline" } })).id;
+    agentId = (await createOfflineAgent(db.prisma)).id;
   });
   afterAll(() => db.close());
 

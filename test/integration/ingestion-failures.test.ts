@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/open-database";
 import { startKnowledgeWorker } from "@/lib/knowledge/ingest-documents";
 import { EmbeddingError, type Embedder } from "@/lib/memory/embedder";
-import { createProjectWithChannel } from "../support/fixtures";
+import { createOfflineAgent } from "../support/fixtures";
 import { createTestDatabase } from "../support/test-database";
 import { until } from "../support/until";
 
@@ -14,8 +14,7 @@ describe("ingestion failures", () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const { project } = await createProjectWithChannel(db.prisma);
-    agentId = (await db.prisma.agent.create({ data: { projectId: project.id, handle: "reader", displayName: "Reader", color: "#0ea5e9", systemPrompt: "x", model: "offline" } })).id;
+    agentId = (await createOfflineAgent(db.prisma)).id;
   });
   afterAll(() => db.close());
 

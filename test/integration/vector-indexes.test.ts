@@ -1,15 +1,13 @@
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { defaultMigrationsDir, migrate, readMigrations } from "@/lib/db/migrator";
+import { migrate } from "@/lib/db/migrator";
 import type { Database } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { log } from "@/lib/log/logger";
 import { VECTOR_TABLES } from "@/lib/memory/vector-indexes";
 import { prepareVectorStore } from "@/lib/memory/vector-store";
 import { databaseMode } from "../support/database-mode";
-import { createEmptyDatabase, createTestDatabase } from "../support/test-database";
+import { createTestDatabase } from "../support/test-database";
+import { databaseBefore } from "../support/database-before";
 
 const onPglite = databaseMode === "pglite";
 
@@ -87,20 +85,12 @@ describe("vector indexes", () => {
 
 describe.runIf(onPglite)("upgrading a database whose indexes start-up used to create", () => {
   let db: Database;
-  let dir: string;
   beforeAll(async () => {
-    db = await createEmptyDatabase();
-    dir = await mkdtemp(path.join(tmpdir(), "chorus-migrations-"));
+    db = await databaseBefore("20261125010000");
   });
-  afterAll(async () => {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => db.close());
 
   it("replaces <table>_embedding_hnsw_<D> with the partial indexes", async () => {
-    const before = (await readMigrations()).filter((file) => file.name < "20261125010000");
-    for (const file of before) await cp(path.join(defaultMigrationsDir, file.name), path.join(dir, file.name), { recursive: true });
-    await migrate(db.sql, dir);
     // What lib/memory/vector-store.ts did at start-up before this migration.
     await db.sql.query("CREATE EXTENSION IF NOT EXISTS vector");
     for (const table of VECTOR_TABLES) {

@@ -22,3 +22,9 @@ export async function createChannel(prisma: Prisma, { projectId, name, userIds =
     },
   });
 }
+
+/** An offline agent in a project of its own: what ingestion tests index documents for. */
+export async function createOfflineAgent(prisma: Prisma, handle = "reader") {
+  const { project } = await createProjectWithChannel(prisma);
+  return prisma.agent.create({ data: { projectId: project.id, handle, displayName: "Reader", color: "#0ea5e9", systemPrompt: "x", model: "offline" } });
+}
