@@ -67,11 +67,16 @@ function stepsOf(embedder: Embedder, chunks: string[]): string[][] {
  * gives up what was asked for and not taken.
  */
 function embedAhead(embedder: Embedder, steps: string[][], signal: AbortSignal) {
+  const ask = (step: string[]) => {
+    const vectors = embedder.embed(step);
+    // It may fail while the last step is being written, before anyone awaits it: observed here,
+    // its failure still reaches next().
+    vectors.catch(() => undefined);
+    return vectors;
+  };
   let taken = 0;
-  let pending: Promise<number[][]> | null = steps.length > 0 ? embedder.embed(steps[0]!) : null;
+  let pending: Promise<number[][]> | null = steps.length > 0 ? ask(steps[0]!) : null;
   const stop = () => {
-    // Abandoned, it must not fail unobserved.
-    pending?.catch(() => undefined);
     pending = null;
   };
   return {
@@ -79,7 +84,7 @@ function embedAhead(embedder: Embedder, steps: string[][], signal: AbortSignal) 
       const current = pending;
       if (!current) throw new Error("no step left to embed");
       taken += 1;
-      pending = taken < steps.length && !signal.aborted ? embedder.embed(steps[taken]!) : null;
+      pending = taken < steps.length && !signal.aborted ? ask(steps[taken]!) : null;
       try {
         return await current;
       } catch (error) {
