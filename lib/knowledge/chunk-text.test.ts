@@ -31,6 +31,14 @@ describe("chunkText", () => {
     );
   });
 
+  it("cuts a sentence too long for a chunk between its words", () => {
+    // Found by the property above (seed 729870951): the sentence was cut every 64 characters, inside "aaaaaaba".
+    const words = ["aaaaaaaaa", "aaaaaaaaaaaa", "aaaaa", "aaaaaaaa", "aaa", "aaaaaaaaaa", "aaa", "aaaaaaba"];
+    const chunks = chunkText(words.join(" "), { size: 80, overlap: 16 });
+    expect(chunks.flatMap((chunk) => chunk.split(/\s+/))).toEqual(expect.arrayContaining(words));
+    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(80);
+  });
+
   it("returns nothing for empty text", () => {
     expect(chunkText("  \n\n ")).toEqual([]);
   });

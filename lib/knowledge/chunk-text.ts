@@ -2,7 +2,7 @@
 export const CHUNK_CHARS = 1_000;
 export const OVERLAP_CHARS = 150;
 
-/** Paragraphs, then sentences, then words: the largest pieces that fit. */
+/** Paragraphs, then sentences, then runs of words: the largest pieces that fit. */
 function pieces(text: string, limit: number): string[] {
   const out: string[] = [];
   for (const paragraph of text.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean)) {
@@ -14,9 +14,27 @@ function pieces(text: string, limit: number): string[] {
       const trimmed = sentence.trim();
       if (!trimmed) continue;
       if (trimmed.length <= limit) out.push(trimmed);
-      else for (let start = 0; start < trimmed.length; start += limit) out.push(trimmed.slice(start, start + limit));
+      else out.push(...betweenWords(trimmed, limit));
     }
   }
+  return out;
+}
+
+/** A sentence longer than the limit, cut between its words (only a word longer than the limit is cut inside). */
+function betweenWords(sentence: string, limit: number): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const word of sentence.split(/\s+/)) {
+    for (let start = 0; start < word.length; start += limit) {
+      const part = word.slice(start, start + limit);
+      if (current && current.length + 1 + part.length > limit) {
+        out.push(current);
+        current = "";
+      }
+      current = current ? `${current} ${part}` : part;
+    }
+  }
+  if (current) out.push(current);
   return out;
 }
 
