@@ -75,7 +75,8 @@ export async function listAllTools(client: Client, { signal, timeoutMs }: { sign
   const tools: McpTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: timeoutMs });
+    // The SDK leaves its abort listener on the signal it is given: a signal of its own per page keeps a long listing from piling them up.
+    const result = await client.listTools(cursor ? { cursor } : undefined, { signal: AbortSignal.any([signal]), timeout: timeoutMs });
     for (const { name, title, description, inputSchema, outputSchema, annotations } of result.tools) {
       tools.push({ name, title, description, inputSchema, outputSchema, annotations });
     }

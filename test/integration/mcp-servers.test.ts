@@ -59,14 +59,14 @@ describe("MCP servers", () => {
   it("adds a Streamable HTTP server, lists every page of its tools and calls them over one reused session", async () => {
     const added = await addServer({ transport: "http", name: "notes", url: notes.url, headers: { Authorization: TOKEN } });
     expect(added.status).toBe(201);
-    expect(added.body.data).toMatchObject({ name: "notes", transport: "http", url: notes.url, headerNames: ["authorization"], envNames: [], status: "connected", toolCount: 124, lastError: null });
+    expect(added.body.data).toMatchObject({ name: "notes", transport: "http", url: notes.url, headerNames: ["authorization"], envNames: [], status: "connected", toolCount: 500, lastError: null });
     expect(added.body.data.createdBy).toEqual({ id: admin.id, name: "Ada Admin" });
 
     const listed = await serverTools(added.body.data.id);
     expect(listed.status).toBe(200);
-    expect(listed.body.data.tools).toHaveLength(124);
+    expect(listed.body.data.tools).toHaveLength(500);
     expect(listed.body.data.tools[0]).toMatchObject({ name: "echo", description: "Says the text back.", inputSchema: { type: "object", required: ["text"] } });
-    expect(listed.body.data.tools.at(-1).name).toBe("filler_119");
+    expect(listed.body.data.tools.at(-1).name).toBe("filler_495");
 
     const pool = app.runtime.mcp;
     expect(await pool.callTool(added.body.data.id, "add", { a: 2, b: 3 })).toEqual({ content: [{ type: "text", text: "5" }], isError: false });
@@ -108,7 +108,7 @@ describe("MCP servers", () => {
     expect(tools.body.error.message).toBe("MCP server notes refused Chorus's credentials (HTTP 401): check its headers.");
 
     const fixed = await patchServer(server!.id, { headers: { authorization: TOKEN } });
-    expect(fixed.body.data).toMatchObject({ status: "connected", lastError: null, toolCount: 124 });
+    expect(fixed.body.data).toMatchObject({ status: "connected", lastError: null, toolCount: 500 });
   });
 
   it("states why a server cannot be reached: refused, hanging, a missing command, a process that exits at start", async () => {
@@ -237,7 +237,7 @@ describe("MCP servers", () => {
     const [server] = await app.prisma.mcpServer.findMany({ where: { name: "notes" } });
     const unknown = await setTools([{ serverId: server!.id, name: "echo" }, { serverId: server!.id, name: "delete_everything" }]);
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toMatch(/^MCP server notes has no tool named delete_everything\. It lists: echo, add, slow, fail, filler_000, .* and 104 more\.$/);
+    expect(unknown.body.error.message).toMatch(/^MCP server notes has no tool named delete_everything\. It lists: echo, add, slow, fail, filler_000, .* and 480 more\.$/);
     expect(await app.prisma.agentTool.count({ where: { agentId } })).toBe(0);
 
     const chosen = [{ serverId: server!.id, name: "echo" }, { serverId: server!.id, name: "add", askFirst: true }];

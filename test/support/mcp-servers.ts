@@ -20,8 +20,8 @@ export interface HttpMcpServer {
 }
 
 const PAGE_SIZE = 50;
-// Past one page: the client must follow nextCursor to see them all.
-const FILLER_TOOLS = 120;
+// Past one page (500 tools in all, as the worst server): the client must follow nextCursor to see them all.
+const FILLER_TOOLS = 496;
 
 const objectSchema = (properties: Record<string, object> = {}, required: string[] = []): Tool["inputSchema"] => ({ type: "object", properties, required });
 
