@@ -2,6 +2,7 @@ import { kindOf } from "@/lib/attachments/attachment-kind";
 import type { ConversationMessage, MessageAttachment } from "@/lib/context/types";
 import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
+import type { MemoryPresence } from "@/lib/memory/retrieve-memory";
 import { stepSourcesOf } from "@/lib/tool-calls/stored-steps";
 
 export interface TurnAgent {
@@ -55,6 +56,8 @@ export interface TurnContext {
   askedBy: string | null;
   /** Their name (they, or an admin, decide the turn's ask-first tool calls). */
   askedByName: string | null;
+  /** What the agent, and the person asking, have in memory (whether the memory searches need the question's embedding). */
+  memory: MemoryPresence;
 }
 
 interface Row {
@@ -62,6 +65,7 @@ interface Row {
   watchedConversationId: string;
   participantUserIds: string[];
   forkDepth: number;
+  memory: MemoryPresence;
   window: (Omit<ConversationMessage, "tokens" | "attachments"> & {
     tokenCount: number | null;
     tokenEncoding: string | null;
@@ -77,7 +81,8 @@ interface Row {
  * time between a message and the first token, so it is one round trip rather than three, and a
  * database function (chorus_turn_context, migration 20261127020000_turn_functions) whose
  * plan is kept rather than made again for every turn. The agent, with its specialists as they
- * are now; where the turn is watched and by whom; and the history window:
+ * are now; where the turn is watched and by whom; what the agent and the person asking have in
+ * memory (migration 20261127030000_turn_memory_presence); and the history window:
  * - app notices and deleted messages are not loaded: they take no place in the window, which
  *   counts the current message (a deleted message answered is kept, to fail clearly);
  * - tool steps take no place either: the agent's own replies bring the steps that led to them;
@@ -119,5 +124,6 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
     current,
     askedBy,
     askedByName,
+    memory: row.memory,
   };
 }

@@ -64,7 +64,7 @@ export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools
   const provider = providerFor(agent);
   const settings = readContextSettings(agent.contextSettings);
   const handoffs = handoffOptions({ agent, job });
-  const query = { agentId: agent.id, userId: askedBy, conversationId: job.conversationId, text: current.content, ...settings };
+  const query = { agentId: agent.id, userId: askedBy, conversationId: job.conversationId, text: current.content, presence: turn.memory, ...settings };
   // A server that is down leaves its tools out (with the reason) within the pool's timeout, while memory is searched.
   const [{ retrieved, timing }, mcpTools] = await Promise.all([
     retrieveMemory(memory, query, startedAt),

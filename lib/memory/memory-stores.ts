@@ -1,5 +1,4 @@
 import type { RetrievedEpisode, RetrievedKnowledge, RetrievedProcedure } from "@/lib/context/types";
-import type { Prisma } from "@/lib/db/open-database";
 import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Embedder } from "./embedder";
 import type { MemoryPresence, MemoryQuery, MemoryStores } from "./retrieve-memory";
@@ -19,24 +18,15 @@ function recallable(alias: string, { agentId, userId, conversationId }: Pick<Mem
  * - semantic: the agent's knowledge chunks, most similar first, each with its document's name;
  * - procedural: the agent's approved procedures: a trigger match first, else the most similar
  *   one if it clears the threshold; at most one.
- * A first statement says what exists, so an agent without memory costs no embedding.
+ * The turn's loading statement says what exists (MemoryQuery.presence), so an agent without
+ * memory costs no embedding.
  */
-export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Prisma; vectors: VectorStore; embedder: Embedder }): MemoryStores {
+export function createMemoryStores({ vectors, embedder }: { vectors: VectorStore; embedder: Embedder }): MemoryStores {
   return {
     embed: async (text) => (await embedder.embed([text]))[0]!,
 
-    async presence(query): Promise<MemoryPresence> {
-      const { agentId } = query;
-      const [row] = await prisma.$queryRaw<[{ knowledge: boolean; episodes: boolean; procedures: MemoryPresence["procedures"] }]>`
-        SELECT EXISTS (SELECT 1 FROM "knowledge_chunks" WHERE "agentId" = ${agentId}) AS "knowledge",
-               EXISTS (SELECT 1 FROM "episodes" WHERE ${recallable("", query)}) AS "episodes",
-               COALESCE((SELECT json_agg(json_build_object('id', "id", 'name', "name", 'trigger', "trigger", 'steps', "steps", 'embedding', "embedding") ORDER BY "updatedAt" DESC)
-                 FROM "procedures" WHERE "agentId" = ${agentId} AND "status" = 'approved'), '[]'::json) AS "procedures"`;
-      return row;
-    },
-
     async semantic(query): Promise<RetrievedKnowledge[]> {
-      if (query.semanticTopK === 0 || !(await query.presence()).knowledge) return [];
+      if (query.semanticTopK === 0 || !query.presence.knowledge) return [];
       const rows = await vectors.nearest<{ id: string; score: number; content: string; source: string }>({
         table: "knowledge_chunks",
         join: sql`JOIN "knowledge_documents" d ON d."id" = t."documentId"`,
@@ -49,7 +39,7 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
     },
 
     async episodic(query): Promise<RetrievedEpisode[]> {
-      if (query.episodicTopK === 0 || !(await query.presence()).episodes) return [];
+      if (query.episodicTopK === 0 || !query.presence.episodes) return [];
       const rows = await vectors.nearest<{ id: string; score: number; summary: string; facts: string[]; endedAt: Date }>({
         table: "episodes",
         columns: sql`t."summary", t."facts", t."endedAt"`,
@@ -62,7 +52,7 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
     },
 
     async procedural(query): Promise<RetrievedProcedure | null> {
-      const approved = (await query.presence()).procedures;
+      const approved = query.presence.procedures;
       if (approved.length === 0) return null;
       const triggered = approved.find((procedure) => procedure.trigger && matchesPattern(procedure.trigger, query.text));
       if (triggered) return { id: triggered.id, name: triggered.name, steps: triggered.steps, score: 1, matchedBy: "regex" };

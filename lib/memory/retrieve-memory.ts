@@ -11,10 +11,10 @@ export interface MemoryQuery {
   episodicTopK: number;
   /** Least similarity for a procedure matched by meaning (a trigger match needs none). */
   procedureThreshold: number;
+  /** What this agent and person have in memory, loaded with the turn (chorus_turn_context). */
+  presence: MemoryPresence;
   /** The message's embedding, computed once for the three searches (and only if one needs it). */
   embedding(): Promise<number[]>;
-  /** What this agent and person have in memory, looked up once for the three searches. */
-  presence(): Promise<MemoryPresence>;
 }
 
 export interface MemoryPresence {
@@ -37,7 +37,6 @@ export interface MemoryStores {
   procedural: MemorySearch<Retrieved["procedure"]>;
   /** Embeds the message being answered. */
   embed(text: string): Promise<number[]>;
-  presence(query: Pick<MemoryQuery, "agentId" | "userId" | "conversationId">): Promise<MemoryPresence>;
 }
 
 /** No memory (scripts and tests without an embedder): every search finds nothing. */
@@ -46,7 +45,6 @@ export const emptyMemory: MemoryStores = {
   semantic: async () => [],
   procedural: async () => null,
   embed: async () => [],
-  presence: async () => ({ knowledge: false, episodes: false, procedures: [] }),
 };
 
 /**
@@ -54,10 +52,9 @@ export const emptyMemory: MemoryStores = {
  * each timed from the turn's start, so the inspector can show that they overlapped. The
  * message is embedded once, when the first search asks for it.
  */
-export async function retrieveMemory(stores: MemoryStores, query: Omit<MemoryQuery, "embedding" | "presence">, turnStartedAt: number): Promise<MemoryRetrieval> {
+export async function retrieveMemory(stores: MemoryStores, query: Omit<MemoryQuery, "embedding">, turnStartedAt: number): Promise<MemoryRetrieval> {
   let embedding: Promise<number[]> | null = null;
-  let presence: Promise<MemoryPresence> | null = null;
-  const withEmbedding: MemoryQuery = { ...query, embedding: () => (embedding ??= stores.embed(query.text)), presence: () => (presence ??= stores.presence(query)) };
+  const withEmbedding: MemoryQuery = { ...query, embedding: () => (embedding ??= stores.embed(query.text)) };
   const timed = async <T>(search: MemorySearch<T>): Promise<{ value: T; timing: RetrievalTiming }> => {
     const startedAt = performance.now();
     const value = await search(withEmbedding);

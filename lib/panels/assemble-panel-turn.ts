@@ -33,7 +33,7 @@ export async function loadPanelMember(
   const startedAt = performance.now();
   const turn = await loadTurnContext(prisma, { id: `panel:${agentId}`, agentId, conversationId, messageId: questionMessageId, attempt: 1, failures: 0, askMessageId: null, mode: "direct", historyLimit: null, depth: 0, allowHandoff: false, regeneratesMessageId: null });
   const settings = readContextSettings(turn.agent.contextSettings);
-  const { retrieved, timing } = await retrieveMemory(memory, { agentId, userId: turn.askedBy, conversationId, text: turn.current.content, ...settings }, startedAt);
+  const { retrieved, timing } = await retrieveMemory(memory, { agentId, userId: turn.askedBy, conversationId, text: turn.current.content, presence: turn.memory, ...settings }, startedAt);
   return { turn, retrieved, retrieval: timing };
 }
 
