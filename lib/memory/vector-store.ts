@@ -2,7 +2,7 @@ import type { Database, Prisma } from "@/lib/db/open-database";
 import { empty, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { log } from "@/lib/log/logger";
 import type { Embedder } from "./embedder";
-import { exactNearest } from "./exact-search";
+import { byDistance, exactNearest } from "./exact-search";
 import { chooseSearchMode, VECTOR_TABLES, type VectorTable } from "./vector-indexes";
 
 export class MemoryStartupError extends Error {
@@ -92,11 +92,11 @@ export function vectorStore(db: VectorDatabase, mode: VectorStore["mode"], dimen
       const from = raw(`"${table}" t`);
       const then = tieBreak ? sql`, ${tieBreak}` : empty;
       const extra = columns ? sql`, ${columns}` : empty;
-      const distance = sql`(t."embedding"::${vectorType}) <=> ${vector}::real[]::${vectorType}`;
-      return prisma.$queryRaw<Row[]>`
-        SELECT t."id", 1 - (${distance}) AS "score"${extra}
+      const distance = sql`(t."embedding"::${vectorType}) <=> ${`[${vector.join(",")}]`}::${vectorType}`;
+      return byDistance<Row>(prisma.$queryRaw`
+        SELECT t."id", ${distance} AS "distance"${extra}
         FROM ${from} ${join ?? empty} WHERE ${ofDimension} AND ${where}
-        ORDER BY ${distance}${then} LIMIT ${k}`;
+        ORDER BY 2${then} LIMIT ${k}`);
     },
   };
 }
