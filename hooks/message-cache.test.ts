@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-dto";
-import { changeWatermark, flattenMessages, mergeMessages, updateMessages, withReactions, type MessagesData } from "./message-cache";
+import { changeWatermark, flattenMessages, mergeMessages, updateMessages, withOlderPage, withReactions, type MessagesData } from "./message-cache";
 
 const message = (seq: number, change: Partial<MessageDto> = {}): MessageDto => ({
   id: `m${seq}`,
@@ -24,6 +24,18 @@ describe("message cache", () => {
     expect(flattenMessages(edited).map((each) => each.content)).toEqual(["edited", "text 2", "text 3"]);
     const stale = mergeMessages(edited, [message(1, { content: "older edit", changeSeq: 1 })]);
     expect(stale).toBe(edited);
+  });
+
+  it("an older page arriving after live messages were merged keeps them, and is added once", () => {
+    const asked = data({ messages: [message(3), message(2)], lastChangeSeq: 0 });
+    asked.pages[0]!.nextBeforeSeq = 2;
+    const live = mergeMessages(asked, [message(4), message(5)]);
+    const older = { messages: [message(1)], nextBeforeSeq: null, lastChangeSeq: 0 };
+    const loaded = withOlderPage(live, 2, older);
+    expect(flattenMessages(loaded).map((each) => each.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(loaded!.pageParams).toEqual([undefined, 2]);
+    // The same page answered twice (two requests raced) is not added again.
+    expect(withOlderPage(loaded, 2, older)).toBe(loaded);
   });
 
   it("updates only messages held: a change to a message of a page not loaded is not added", () => {

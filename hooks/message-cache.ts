@@ -29,6 +29,18 @@ export function mergeMessages(data: MessagesData | undefined, incoming: MessageD
 }
 
 /**
+ * Adds an older page below the pages held, if it is still the one asked for (the oldest page
+ * held still continues before `beforeSeq`). Applied to the cache as it is when the page arrives,
+ * not as it was when it was asked for: what arrived live meanwhile stays (TanStack Query's
+ * fetchNextPage writes back the pages it started from, and dropped them).
+ */
+export function withOlderPage(data: MessagesData | undefined, beforeSeq: number, page: MessagePage): MessagesData | undefined {
+  if (!data || data.pages.at(-1)?.nextBeforeSeq !== beforeSeq) return data;
+  const held = new Set(data.pages.flatMap((each) => each.messages.map((message) => message.id)));
+  return { pages: [...data.pages, { ...page, messages: page.messages.filter((message) => !held.has(message.id)) }], pageParams: [...data.pageParams, beforeSeq] };
+}
+
+/**
  * Newer copies of messages held; a message not held is not added (it belongs to a page not
  * loaded). Replies held that quote a changed message show its new start, or that it was deleted.
  */
