@@ -6,7 +6,7 @@ import { signInDemo, widerThanScreen } from "./pages";
 
 const TOKEN = "Bearer e2e-tools-token";
 
-// A real MCP server (124 tools over two pages) in this test process, refusing requests without its token.
+// A real MCP server (500 tools over ten pages) in this test process, refusing requests without its token.
 let mcp: HttpMcpServer;
 test.beforeAll(async () => {
   mcp = await startHttpMcpServer({ requireAuthorization: TOKEN });
@@ -59,7 +59,7 @@ test("an admin connects an MCP server, then lets an agent use two of its tools, 
   await editForm.getByRole("button", { name: "Save changes" }).click();
   await expect(editForm).toHaveCount(0);
   await expect(card).toContainText("Connected");
-  await expect(card).toContainText("124 tools");
+  await expect(card).toContainText("500 tools");
   await expect(card).toContainText("Headers set: authorization");
 
   // The token is never shown again: the form offers to replace or remove it.
@@ -71,16 +71,16 @@ test("an admin connects an MCP server, then lets an agent use two of its tools, 
   await expect(card.getByRole("button", { name: `Edit ${name}` })).toBeFocused();
 
   await card.getByRole("button", { name: `Test connection ${name}` }).click();
-  await card.getByText("124 tools", { exact: true }).click();
+  await card.getByText("500 tools", { exact: true }).click();
   await expect(card.getByRole("list", { name: "Tools" })).toContainText("echo: Says the text back.");
   await expectPhoneReady(page, "the Tools page");
 
-  // Toby's tools: the server's 124, found with the filter.
+  // Toby's tools: the server's 500, found with the filter.
   await page.goto("/admin/agents");
   await page.getByRole("link", { name: "Tools of Toby" }).click();
   await expect(page.getByRole("heading", { name: "Toby's tools", level: 1 })).toBeVisible();
   const server = page.getByRole("region", { name: new RegExp(`^${name}`) });
-  await expect(server).toContainText("0 of 124 tools chosen");
+  await expect(server).toContainText("0 of 500 tools chosen");
   const filter = server.getByLabel(`Filter ${name}'s tools`);
   await filter.fill("adds two");
   await expect(server.getByRole("checkbox")).toHaveCount(1);
@@ -92,13 +92,13 @@ test("an admin connects an MCP server, then lets an agent use two of its tools, 
   await expect(server.getByRole("checkbox", { name: "Ask first before echo runs" })).toBeFocused();
   await page.keyboard.press("Space");
   await filter.fill("");
-  await expect(server).toContainText("2 of 124 tools chosen");
+  await expect(server).toContainText("2 of 500 tools chosen");
   await expectPhoneReady(page, "an agent's tools");
   await page.getByRole("button", { name: "Save tools" }).click();
   await expect(page.getByText("Saved: Toby may use 2 tools.")).toBeVisible();
 
   await page.reload();
-  await expect(server).toContainText("2 of 124 tools chosen");
+  await expect(server).toContainText("2 of 500 tools chosen");
   await expect(server.getByRole("checkbox", { name: "echo", exact: true })).toBeChecked();
   await expect(server.getByRole("checkbox", { name: "Ask first before echo runs" })).toBeChecked();
   await expect(server.getByRole("checkbox", { name: "add", exact: true })).toBeChecked();
