@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { measureAgents } from "./agents";
+import { measureBrowser } from "./browser";
 import { measureConversations } from "./conversations";
 import { measureFiles } from "./files";
 import { measureHandoffs } from "./handoffs";
@@ -25,6 +26,7 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
 const onRequest: [string, () => Promise<BenchResult[]>][] = [
+  ["browser", measureBrowser],
   ["files", measureFiles],
   ["memory-large", measureMemoryLarge],
   ["search", measureSearch],

@@ -1,12 +1,12 @@
 "use client";
 
 import { useInfiniteQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
 import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 import { ConversationSync, type MessageStore } from "./conversation-sync";
-import { changeWatermark, heldSeqs, mergeMessages, updateMessages, withReactions, type MessagesData } from "./message-cache";
+import { changeWatermark, heldSeqs, mergeMessages, updateMessages, withOlderPage, withReactions, type MessagesData } from "./message-cache";
 import { queryKeys } from "./query-keys";
 import { getSocket } from "./use-socket";
 
@@ -72,5 +72,35 @@ export function useConversationMessages(conversationId: string, initialPage: Mes
     [conversationId, queryClient],
   );
 
-  return { ...query, received, changed };
+  const older = useOlderPages(conversationId, query.data);
+  return { data: query.data, received, changed, ...older };
+}
+
+/**
+ * Older pages, each added to the cache as it is when it arrives (see withOlderPage), one request
+ * at a time. A failed page is said in `olderError` and asked again at the next call.
+ */
+function useOlderPages(conversationId: string, data: MessagesData | undefined) {
+  const queryClient = useQueryClient();
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [olderError, setOlderError] = useState<string | null>(null);
+  const inFlight = useRef(false);
+  const loadOlder = useCallback(async () => {
+    const beforeSeq = queryClient.getQueryData<MessagesData>(queryKeys.messages(conversationId))?.pages.at(-1)?.nextBeforeSeq;
+    if (inFlight.current || beforeSeq === null || beforeSeq === undefined) return;
+    inFlight.current = true;
+    setLoadingOlder(true);
+    try {
+      const page = await fetchMessagePage(conversationId, beforeSeq);
+      queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (current) => withOlderPage(current, beforeSeq, page));
+      setOlderError(null);
+    } catch (error) {
+      setOlderError(error instanceof Error ? error.message : "Could not load older messages.");
+    } finally {
+      inFlight.current = false;
+      setLoadingOlder(false);
+    }
+  }, [conversationId, queryClient]);
+  const nextBeforeSeq = data?.pages.at(-1)?.nextBeforeSeq;
+  return { hasOlder: nextBeforeSeq !== null && nextBeforeSeq !== undefined, loadingOlder, olderError, loadOlder };
 }

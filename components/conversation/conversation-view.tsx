@@ -16,7 +16,7 @@ import { useConversationMessages } from "@/hooks/use-conversation-messages";
 import { useLiveConversation } from "@/hooks/use-live-conversation";
 import { useLiveReplies } from "@/hooks/use-live-replies";
 import { useMarkRead } from "@/hooks/use-mark-read";
-import { useMessageChanges, type MessageChangeActions } from "@/hooks/use-message-changes";
+import { useMessageChanges, type MessageChangeActions, type MessageChanges } from "@/hooks/use-message-changes";
 import { useQueuedTurns } from "@/hooks/use-queued-turns";
 import { useSendMessage, type PostMessageAction } from "@/hooks/use-send-message";
 import { useTyping } from "@/hooks/use-typing";
@@ -28,11 +28,9 @@ import { Composer } from "./composer";
 import { composerHint } from "./composer-hint";
 import { ConnectionBanner } from "./connection-banner";
 import { ConversationHeader, type HeaderManagement, type HeaderMemoryActions } from "./conversation-header";
-import { LiveReplies } from "./live-replies";
+import { ConversationTimeline, useTimelineRows, type TimelineContext, type TimelineRow } from "./conversation-timeline";
+import { FindBar, useFindInConversation } from "./find-in-conversation";
 import { messageLink, type MessageContext } from "./message-item";
-import { MessageList } from "./message-list";
-import { PendingMessages } from "./pending-messages";
-import { QueuedTurns } from "./queued-turns";
 import type { MentionHandles } from "./remark-mentions";
 import { useHistoryScroll } from "./use-history-scroll";
 import { useManageConversation } from "./use-manage-conversation";
@@ -67,20 +65,25 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   // Renamed, given a topic or archived since the page was rendered (here or by someone else).
   const live = useLiveConversation(conversation);
   const unarchiving = useManageConversation(conversation.id, management.actions);
-  const { data, fetchNextPage, hasNextPage, isFetchingNextPage, received, changed } = useConversationMessages(conversation.id, initialPage);
+  const { data, hasOlder, loadingOlder, olderError, loadOlder, received, changed } = useConversationMessages(conversation.id, initialPage);
   const changes = useMessageChanges(messageActions, changed);
   const [replyingTo, setReplyingTo] = useState<MessageDto | null>(null);
   const uploads = useAttachmentUploads(conversation.id);
   const { pending, send, retry, discard, unknownMentions, refusal } = useSendMessage(conversation.id, postMessage, received);
   const typing = useTyping(conversation.id, userId);
+  // Re-renders this view only when a reply starts or ends; its pieces render the reply's bubble alone.
   const replies = useLiveReplies(conversation.id);
   const queued = useQueuedTurns(conversation.id);
-  const liveText = replies.live.reduce((length, reply) => length + reply.text.length, 0);
-  const messages = flattenMessages(data);
+  const messages = useMemo(() => flattenMessages(data), [data]);
+  // Where each loaded page begins (its oldest message), and where the page the view opened with did.
+  const pageStarts = useMemo(() => new Set((data?.pages ?? []).flatMap((page) => page.messages.at(-1)?.id ?? [])), [data]);
+  const [openingPageStart] = useState(() => initialPage.messages.at(-1)?.id ?? null);
   const latestSeq = messages.at(-1)?.seq ?? 0;
   // The socket can deliver a sent message before the send itself answers: show it once.
-  const confirmedClientIds = new Set(messages.map((message) => message.clientId));
-  const unconfirmed = pending.filter((item) => !confirmedClientIds.has(item.clientId));
+  const unconfirmed = useMemo(() => {
+    const confirmedClientIds = new Set(messages.map((message) => message.clientId));
+    return pending.filter((item) => !confirmedClientIds.has(item.clientId));
+  }, [messages, pending]);
   // Where the person left off when they opened the conversation: the divider stays put.
   const [readUpTo] = useState(conversation.lastReadSeq);
   const [openedAt] = useState(initialPage.messages[0]?.seq ?? 0);
@@ -96,21 +99,65 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
     else url.searchParams.delete("fork");
     window.history.replaceState(window.history.state, "", url);
   }, []);
-  const { scroller, atBottom, onScroll, scrollToBottom } = useHistoryScroll({
-    hasOlder: Boolean(hasNextPage),
-    loadingOlder: isFetchingNextPage,
-    loadOlder: useCallback(() => void fetchNextPage(), [fetchNextPage]),
+  const rows = useTimelineRows({ messages, pageStarts, complete: !hasOlder, readUpTo, openedAt, userId, pending: unconfirmed, live: replies.replies, queued });
+  // Read when scrolling to a message (a link, find), not a reason to scroll again when rows change.
+  const latestRows = useRef(rows);
+  useLayoutEffect(() => {
+    latestRows.current = rows;
   });
+  const rowOfSeq = useCallback((seq: number) => latestRows.current.findIndex((row) => row.kind === "group" && row.group.messages.some((message) => message.seq === seq)), []);
+  const scroll = useHistoryScroll({
+    rows,
+    anchorKey: openingPageStart,
+    messagesIn,
+    followAtFirst: anchorSeq === null,
+    rowOfSeq,
+    hasOlder,
+    loadingOlder,
+    loadOlder: useCallback(() => void loadOlder(), [loadOlder]),
+  });
+  const { atBottom, scrollToBottom } = scroll;
   const panels = useMemo(() => ({ allowed: conversation.type === "group", saved: savedPanels }), [conversation.type, savedPanels]);
   const handles = useMemo<MentionHandles>(() => {
     const panelHandles = panels.allowed ? [PANEL_HANDLE, ...panels.saved.map((panel) => panel.handle)] : [];
     const known = new Set([...participants.map((participant) => participant.handle), ...panelHandles].map((handle) => handle.toLowerCase()));
     return { known, mine: participants.find((participant) => participant.id === userId)?.handle.toLowerCase() ?? null };
   }, [participants, panels, userId]);
-  const askers = new Map(messages.map((message) => [message.id, message.author.kind === "user" ? message.author.id : null]));
-  const canStop = (replyToMessageId: string) => isAdmin || askers.get(replyToMessageId) === userId;
+  const askers = useMemo(() => new Map(messages.map((message) => [message.id, message.author.kind === "user" ? message.author.id : null])), [messages]);
+  const canStop = useCallback((replyToMessageId: string) => isAdmin || askers.get(replyToMessageId) === userId, [isAdmin, askers, userId]);
   const messageContext = useMessageContext({ userId, isAdmin, changes, messages, askers, readOnly: live.archived, onReply: setReplyingTo, composerInput });
-  const highlighted = useAnchor(anchorSeq, scroller);
+  const [initialRow] = useState(() => {
+    const index = anchorSeq === null ? -1 : rows.findIndex((row) => row.kind === "group" && row.group.messages.some((message) => message.seq === anchorSeq));
+    return index < 0 ? null : index;
+  });
+  const [highlighted, setHighlighted] = useAnchor(anchorSeq, scroll.scrollToMessage);
+  const find = useFindInConversation({ messages, scrollToMessage: scroll.scrollToMessage, setHighlighted });
+  const header = loadingOlder
+    ? "Loading older messages…"
+    : olderError
+      ? `${olderError} Scroll up to try again.`
+      : hasOlder
+        ? null
+        : messages.length > 0
+          ? "This is the beginning of the conversation."
+          : "No messages yet. Say hello!";
+  const timelineContext = useMemo<TimelineContext>(
+    () => ({
+      handles,
+      onInspect: canInspect ? setInspecting : undefined,
+      onOpenFork: showFork,
+      context: messageContext,
+      highlighted,
+      live: replies.store,
+      canStop,
+      onStop: replies.stop,
+      onRetry: retry,
+      onDiscard: discard,
+      header,
+      observeList: scroll.observeList,
+    }),
+    [handles, canInspect, showFork, messageContext, highlighted, replies.store, canStop, replies.stop, retry, discard, header, scroll.observeList],
+  );
 
   useMarkRead(conversation.id, latestSeq, atBottom, conversation.lastReadSeq);
 
@@ -132,12 +179,6 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
     else document.getElementById("conversation-title")?.focus();
   }, [anchorSeq]);
 
-  // Follow new messages only while the person is at the bottom; otherwise offer a jump.
-  useLayoutEffect(() => {
-    if (atBottom) scrollToBottom();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only new content should scroll
-  }, [latestSeq, unconfirmed.length, liveText, queued.length]);
-
   const send_ = (content: string) => {
     setLastSent(content);
     typing.stopped();
@@ -156,20 +197,9 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
       <section className="flex h-full min-h-0 min-w-0 flex-1 flex-col" aria-label={`Conversation ${live.title}`}>
         <ConversationHeader conversation={live} participants={participants} addableAgents={addableAgents} addAgent={addAgent} memory={memory} management={management} onOpenFork={showFork} />
         <ConnectionBanner />
+        <FindBar find={find} conversationId={conversation.id} />
         <div className="relative min-h-0 flex-1">
-          <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto overflow-x-hidden [overflow-anchor:none]" data-testid="message-scroller">
-            {(isFetchingNextPage || !hasNextPage) && (
-              <p className="py-2 text-center text-xs text-muted" aria-live="polite">
-                {isFetchingNextPage ? "Loading older messages…" : messages.length > 0 ? "This is the beginning of the conversation." : "No messages yet. Say hello!"}
-              </p>
-            )}
-            <ol aria-label="Messages" className="py-2">
-              <MessageList messages={messages} readUpTo={readUpTo} openedAt={openedAt} userId={userId} handles={handles} onInspect={canInspect ? setInspecting : undefined} onOpenFork={showFork} context={messageContext} highlighted={highlighted} />
-              <PendingMessages pending={unconfirmed} onRetry={retry} onDiscard={discard} />
-              <LiveReplies replies={replies.live} onStop={replies.stop} canStop={canStop} handles={handles} />
-              <QueuedTurns turns={queued} onStop={replies.stop} canStop={canStop} />
-            </ol>
-          </div>
+          <ConversationTimeline rows={rows} context={timelineContext} initialRow={initialRow} virtuosoProps={scroll.virtuosoProps} />
           {!atBottom && (
             <button
               type="button"
@@ -207,7 +237,15 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
   );
 }
 
-/** What every message's controls share: who may do what, and the conversation's reply and link actions. */
+const messagesIn = (row: TimelineRow) => (row.kind === "group" ? row.group.messages.length : 0);
+
+/**
+ * What every message's controls share: who may do what, and the conversation's reply and link
+ * actions. One object for the life of the view, so that no message renders again because another
+ * changed: its functions and the two facts that change (who asked each question, which message
+ * may be sent again) read the latest values; the list passes those facts to each group as well,
+ * so a group renders again when they change for its messages.
+ */
 function useMessageContext({
   userId,
   isAdmin,
@@ -218,40 +256,67 @@ function useMessageContext({
   onReply,
   composerInput,
 }: Pick<MessageContext, "userId" | "isAdmin" | "changes" | "readOnly"> & { messages: MessageDto[]; askers: Map<string, string | null>; onReply: (message: MessageDto) => void; composerInput: RefObject<HTMLTextAreaElement | null> }): MessageContext {
-  const latestOwn = messages.findLast((message) => message.author.kind === "user" && message.author.id === userId && !message.deleted);
-  const answered = latestOwn && messages.some((message) => message.author.kind === "agent" && message.metadata.replyToMessageId === latestOwn.id);
-  return {
-    userId,
-    isAdmin,
-    changes,
-    readOnly,
-    resendableId: answered ? latestOwn.id : null,
-    askerOf: (message) => (message.metadata.replyToMessageId ? (askers.get(message.metadata.replyToMessageId) ?? null) : null),
-    onReply: (message) => {
-      onReply(message);
-      composerInput.current?.focus();
-    },
-    onCopyLink: (message) => {
-      const url = new URL(messageLink(message), window.location.origin).toString();
-      const copied = navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject(new Error("no clipboard"));
-      void copied.then(
-        () => changes.say("Link copied."),
-        () => changes.say(`Copy this link: ${url}`),
-      );
-    },
-  };
+  const resendableId = useMemo(() => {
+    const latestOwn = messages.findLast((message) => message.author.kind === "user" && message.author.id === userId && !message.deleted);
+    const answered = latestOwn && messages.some((message) => message.author.kind === "agent" && message.metadata.replyToMessageId === latestOwn.id);
+    return answered ? latestOwn.id : null;
+  }, [messages, userId]);
+  const latest = useRef({ changes, askers, resendableId, onReply });
+  useLayoutEffect(() => {
+    latest.current = { changes, askers, resendableId, onReply };
+  });
+  // The changes' functions, stable; their notice (shown by the composer) is not read by messages.
+  const stableChanges = useMemo<MessageChanges>(
+    () => ({
+      get notice() {
+        return latest.current.changes.notice;
+      },
+      say: (text) => latest.current.changes.say(text),
+      edit: (messageId, content, resend) => latest.current.changes.edit(messageId, content, resend),
+      remove: (messageId) => latest.current.changes.remove(messageId),
+      regenerate: (messageId) => latest.current.changes.regenerate(messageId),
+      showVersion: (messageId, version) => latest.current.changes.showVersion(messageId, version),
+      react: (messageId, emoji, reacted) => latest.current.changes.react(messageId, emoji, reacted),
+      listVersions: (messageId) => latest.current.changes.listVersions(messageId),
+    }),
+    [],
+  );
+  return useMemo<MessageContext>(
+    () => ({
+      userId,
+      isAdmin,
+      changes: stableChanges,
+      readOnly,
+      get resendableId() {
+        return latest.current.resendableId;
+      },
+      askerOf: (message) => (message.metadata.replyToMessageId ? (latest.current.askers.get(message.metadata.replyToMessageId) ?? null) : null),
+      onReply: (message) => {
+        latest.current.onReply(message);
+        composerInput.current?.focus();
+      },
+      onCopyLink: (message) => {
+        const url = new URL(messageLink(message), window.location.origin).toString();
+        const copied = navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject(new Error("no clipboard"));
+        void copied.then(
+          () => latest.current.changes.say("Link copied."),
+          () => latest.current.changes.say(`Copy this link: ${url}`),
+        );
+      },
+    }),
+    [userId, isAdmin, readOnly, stableChanges, composerInput],
+  );
 }
 
 /** Opened at a message: it is scrolled into view, focused and marked for a few seconds. */
-function useAnchor(anchorSeq: number | null, scroller: RefObject<HTMLDivElement | null>): number | null {
+function useAnchor(anchorSeq: number | null, scrollToMessage: (seq: number) => boolean): [number | null, (seq: number | null) => void] {
   const [highlighted, setHighlighted] = useState(anchorSeq);
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (anchorSeq === null) return;
-    const target = scroller.current?.querySelector<HTMLElement>(`[data-seq="${anchorSeq}"]`);
-    target?.scrollIntoView({ block: "center" });
-    target?.focus({ preventScroll: true });
-    const timer = setTimeout(() => setHighlighted(null), 6_000);
+    scrollToMessage(anchorSeq);
+    const timer = setTimeout(() => setHighlighted((current) => (current === anchorSeq ? null : current)), 6_000);
     return () => clearTimeout(timer);
-  }, [anchorSeq, scroller]);
-  return highlighted;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, where the view opened
+  }, [anchorSeq]);
+  return [highlighted, setHighlighted];
 }

@@ -1,4 +1,4 @@
-import { isValidElement, type ReactNode } from "react";
+import { isValidElement, memo, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
@@ -55,13 +55,18 @@ const components: Components = {
   hr: () => <hr className="border-slate-200 dark:border-slate-700" />,
 };
 
-/** A message's markdown, styled for both themes; @mentions of participants highlighted. */
-export function Markdown({ text, handles = noMentions }: { text: string; handles?: MentionHandles }) {
+const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]["rehypePlugins"]> = [[rehypeHighlight, { detect: false }]];
+
+/**
+ * A message's markdown, styled for both themes; @mentions of participants highlighted. Parsing
+ * and highlighting run again only when the text or the handles change (memo).
+ */
+export const Markdown = memo(function Markdown({ text, handles = noMentions }: { text: string; handles?: MentionHandles }) {
   return (
     <div className="space-y-2">
-      <ReactMarkdown remarkPlugins={[remarkGfm, [remarkMentions, handles]]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={components}>
+      <ReactMarkdown remarkPlugins={[remarkGfm, [remarkMentions, handles]]} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </ReactMarkdown>
     </div>
   );
-}
+});

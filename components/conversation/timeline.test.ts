@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-dto";
+import { MAX_GROUP_SIZE } from "./group-messages";
 import { dayLabel, timelineItems } from "./timeline";
 
 const at = (iso: string, seq: number, authorId = "u2"): MessageDto => ({
@@ -33,6 +34,19 @@ describe("timelineItems", () => {
     const messages = [at("2026-11-23T09:00:00", 1), at("2026-11-23T09:01:00", 2, "me"), at("2026-11-23T09:02:00", 3), at("2026-11-23T09:03:00", 4)];
     const kinds = timelineItems(messages, { readUpTo: 1, openedAt: 4, userId: "me", now }).map((item) => (item.kind === "group" ? item.group.messages.map((m) => m.seq).join(",") : item.kind));
     expect(kinds).toEqual(["day", "1", "2", "unread", "3,4"]);
+    const partial = timelineItems(messages.slice(2), { readUpTo: 1, openedAt: 4, userId: "me", now, fromBeginning: false }).map((item) => item.kind);
+    expect(partial).toEqual(["group"]);
+  });
+
+  it("starts a group where an older page begins, and after MAX_GROUP_SIZE messages, so rows already shown keep their keys", () => {
+    const run = Array.from({ length: 25 }, (_, index) => at(`2026-11-23T09:${String(index).padStart(2, "0")}:00`, index + 1));
+    const groups = (breakBefore?: Set<string>) => timelineItems(run, { readUpTo: 25, openedAt: 25, userId: "me", now, breakBefore }).flatMap((item) => (item.kind === "group" ? [item.group.messages.map((m) => m.seq)] : []));
+    expect(groups().map((seqs) => seqs.length)).toEqual([MAX_GROUP_SIZE, 25 - MAX_GROUP_SIZE]);
+    // With older messages still to load, a divider that would come first waits for what is before it.
+    expect(timelineItems(run, { readUpTo: 25, openedAt: 25, userId: "me", now, fromBeginning: false })[0]!.kind).toBe("group");
+    const split = groups(new Set(["m4"]));
+    expect(split[0]).toEqual([1, 2, 3]);
+    expect(split[1]![0]).toBe(4);
   });
 
   it("names older days by weekday and date, with the year only when it differs", () => {

@@ -1,5 +1,5 @@
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import { groupMessages, type MessageGroup } from "./group-messages";
+import { groupMessages, type GroupingOptions, type MessageGroup } from "./group-messages";
 
 export type TimelineItem =
   | { kind: "day"; key: string; label: string }
@@ -24,14 +24,19 @@ const dayKey = (iso: string) => {
  * What the message list shows, in order: a divider at each new local day, a "New messages"
  * divider before the first message from someone else that was unread on opening (after
  * `readUpTo`, up to `openedAt`: what arrives while the person watches is read as it arrives),
- * and messages grouped by author within each stretch.
+ * and messages grouped by author within each stretch. Without `fromBeginning` (older messages
+ * are still to load) a divider that would come first waits for what is before it to be loaded:
+ * as older pages arrive, rows are only ever added above the first one, never moved.
  */
-export function timelineItems(messages: MessageDto[], { readUpTo, openedAt, userId, now }: { readUpTo: number; openedAt: number; userId: string; now: Date }): TimelineItem[] {
+export function timelineItems(
+  messages: MessageDto[],
+  { readUpTo, openedAt, userId, now, breakBefore, fromBeginning = true }: { readUpTo: number; openedAt: number; userId: string; now: Date; fromBeginning?: boolean } & GroupingOptions,
+): TimelineItem[] {
   const firstUnread = messages.find((message) => message.seq > readUpTo && message.seq <= openedAt && !(message.author.kind === "user" && message.author.id === userId));
   const items: TimelineItem[] = [];
   let stretch: MessageDto[] = [];
   const flush = () => {
-    for (const group of groupMessages(stretch)) items.push({ kind: "group", key: group.key, group });
+    for (const group of groupMessages(stretch, { breakBefore })) items.push({ kind: "group", key: group.key, group });
     stretch = [];
   };
   let day: string | null = null;
@@ -39,10 +44,10 @@ export function timelineItems(messages: MessageDto[], { readUpTo, openedAt, user
     const thisDay = dayKey(message.createdAt);
     if (thisDay !== day) {
       flush();
+      if (day !== null || fromBeginning) items.push({ kind: "day", key: `day-${thisDay}`, label: dayLabel(new Date(message.createdAt), now) });
       day = thisDay;
-      items.push({ kind: "day", key: `day-${thisDay}`, label: dayLabel(new Date(message.createdAt), now) });
     }
-    if (message === firstUnread) {
+    if (message === firstUnread && (message !== messages[0] || fromBeginning)) {
       flush();
       items.push({ kind: "unread", key: "unread" });
     }

@@ -1,94 +1,294 @@
 "use client";
 
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
+import type { FollowOutput, ListRange, VirtuosoHandle } from "react-virtuoso";
 
 /** How close to the bottom counts as "at the bottom" (px). */
 const BOTTOM_SLACK = 48;
-/** Older history is fetched while the reader is still this far (px) from the top. */
-const PREFETCH_PX = 1_200;
+/** After a jump to the newest message (or a send), how long the list keeps following on its way there. */
+const FOLLOW_GRACE_MS = 1_000;
+/** Older history is fetched while fewer loaded messages than this are above the view. */
+const PREFETCH_MESSAGES = 40;
+/**
+ * The virtual index of the anchor row (see `anchorKey`). Rows added above take the indices below
+ * it (Virtuoso's `firstItemIndex`), so the rows already there keep theirs and stay in place.
+ */
+const FIRST_INDEX = 10_000_000;
 
-interface Anchor {
-  seq: string;
-  offset: number;
-  /** The scroll position it was seen at. */
-  scrollTop: number;
+interface Keyed {
+  key: string;
+}
+
+/** For how many frames a message scrolled to is watched, to give it the focus once it can hold it. */
+const SETTLE_FRAMES = 120;
+/** For how many frames (about a second) after an older page arrives the message being read is held in place: Virtuoso may correct late. */
+const HOLD_FRAMES = 60;
+
+/** What a person does to move the list (scroll, type, click, touch), as opposed to the list moving by itself. */
+const READER_EVENTS = ["wheel", "touchstart", "keydown", "pointerdown"] as const;
+
+/** The first message at least partly in view, and its distance from the top of the view. */
+function readingPlace(scroller: HTMLElement | null): { seq: string; offset: number } | null {
+  if (!scroller) return null;
+  const top = scroller.getBoundingClientRect().top;
+  for (const element of scroller.querySelectorAll<HTMLElement>("[data-seq]")) {
+    const box = element.getBoundingClientRect();
+    if (box.bottom > top + 1) return { seq: element.dataset.seq!, offset: box.top - top };
+  }
+  return null;
 }
 
 /**
- * The message list's scrolling: older pages load as the reader nears the top, and the first
- * message they can see stays exactly where it was while a page is added above it (no jump, no
- * "Load older" click); new messages are followed only while the reader is at the bottom.
- * Browser scroll anchoring is switched off on the scroller so the two never both adjust.
+ * Virtuoso keeps the rows in place when rows are added above (`firstItemIndex`), but not always
+ * while it measures them (rows of unknown height added before the reader has scrolled up, or
+ * with rows rendered above the view: react-virtuoso issues 947 and 1405). So the message being
+ * read when a page arrives (as the last scroll left it) is put back where it was, frame by
+ * frame, until the rows have been measured, or until the reader does anything. Returns what notes the
+ * place on each scroll.
  */
-export function useHistoryScroll({ hasOlder, loadingOlder, loadOlder }: { hasOlder: boolean; loadingOlder: boolean; loadOlder: () => void }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const [atBottom, setAtBottom] = useState(true);
-  const anchor = useRef<Anchor | null>(null);
-
-  // A conversation opens at its newest message (before any decision to load older ones).
+function useHoldReadingPlace(scroller: RefObject<HTMLElement | null>, firstItemIndex: number): () => void {
+  const place = useRef<{ seq: string; offset: number } | null>(null);
+  const holding = useRef(false);
+  const seenFirst = useRef(firstItemIndex);
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element) element.scrollTop = element.scrollHeight;
-  }, [scroller]);
+    const added = seenFirst.current > firstItemIndex;
+    seenFirst.current = firstItemIndex;
+    if (!added || !element) return;
+    const held = place.current;
+    if (!held) return;
+    holding.current = true;
+    let frames = 0;
+    let frame = 0;
+    const hold = () => {
+      const target = element.querySelector<HTMLElement>(`[data-seq="${held.seq}"]`);
+      const drift = target ? target.getBoundingClientRect().top - element.getBoundingClientRect().top - held.offset : 0;
+      if (Math.abs(drift) >= 1) element.scrollTop += drift;
+      if (++frames < HOLD_FRAMES) frame = requestAnimationFrame(hold);
+      else release();
+    };
+    // Anything the person does (anywhere: find scrolls the list too) is theirs to move.
+    const release = () => {
+      holding.current = false;
+      cancelAnimationFrame(frame);
+      for (const type of READER_EVENTS) window.removeEventListener(type, release, true);
+    };
+    for (const type of READER_EVENTS) window.addEventListener(type, release, { passive: true, capture: true });
+    hold();
+    return release;
+  }, [scroller, firstItemIndex]);
+  const [note] = useState(() => () => {
+    if (!holding.current) place.current = readingPlace(scroller.current);
+  });
+  return note;
+}
 
-  const firstVisible = useCallback((): Anchor | null => {
+/**
+ * The conversation's scrolling, over a virtualised list (react-virtuoso): older pages load as the
+ * reader nears the top and the rows on screen stay exactly where they were while a page is added
+ * above them (`firstItemIndex`); the list follows new messages and a streaming reply only while
+ * the reader is at the bottom (or has just sent one), otherwise "Jump to latest" is offered; a
+ * message can be scrolled to and focused (`?at=`, find).
+ */
+export function useHistoryScroll<Row extends Keyed>({
+  rows,
+  anchorKey,
+  messagesIn,
+  followAtFirst,
+  rowOfSeq,
+  hasOlder,
+  loadingOlder,
+  loadOlder,
+}: {
+  rows: Row[];
+  /**
+   * The key of a row that stays as older pages arrive above it (the group that starts at the
+   * oldest message of the page the view opened with): the rows above it are the ones added,
+   * so Virtuoso's `firstItemIndex` goes down by their number and what is on screen stays put.
+   */
+  anchorKey: string | null;
+  /** How many messages a row holds (a group its messages; a divider none). */
+  messagesIn: (row: Row) => number;
+  /** Opened at its newest message (not at a linked one): new messages are followed from the start. */
+  followAtFirst: boolean;
+  /** The index of the row that shows this message, or -1 when it is not loaded. */
+  rowOfSeq: (seq: number) => number;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  loadOlder: () => void;
+}) {
+  const virtuoso = useRef<VirtuosoHandle>(null);
+  const scroller = useRef<HTMLElement | null>(null);
+  const [atBottom, setAtBottom] = useState(followAtFirst);
+  // Followed: new content scrolls into view. Set at the bottom, cleared when the reader scrolls away.
+  const following = useRef(followAtFirst);
+  const followGrace = useRef(0);
+  // Nothing is loaded above until the list has taken its first position (at the newest message, or at `?at=`).
+  const positioned = useRef(false);
+  const firstItemIndex = useMemo(() => FIRST_INDEX - Math.max(0, anchorKey === null ? 0 : rows.findIndex((row) => row.key === anchorKey)), [rows, anchorKey]);
+  const noteReadingPlace = useHoldReadingPlace(scroller, firstItemIndex);
+
+  // Through Virtuoso, not by setting scrollTop: a position it did not set makes it correct it
+  // back, and the two took turns (every row mounted again, frame after frame, at phone width).
+  const keepAtBottom = useCallback(() => {
     const element = scroller.current;
-    if (!element) return null;
-    const top = element.getBoundingClientRect().top;
-    for (const candidate of element.querySelectorAll<HTMLElement>("[data-seq]")) {
-      const box = candidate.getBoundingClientRect();
-      if (box.bottom > top) return { seq: candidate.dataset.seq!, offset: box.top - top, scrollTop: element.scrollTop };
-    }
-    return null;
-  }, [scroller]);
-
+    if (element && following.current && element.scrollHeight - element.scrollTop - element.clientHeight > 1) virtuoso.current?.scrollToIndex({ index: "LAST", align: "end" });
+  }, []);
+  const older = useRef({ hasOlder, loadingOlder, loadOlder, rows, firstItemIndex });
+  useLayoutEffect(() => {
+    older.current = { hasOlder, loadingOlder, loadOlder, rows, firstItemIndex };
+  });
+  // The first row in view, as Virtuoso numbers it (with `firstItemIndex`).
+  const firstInView = useRef<number | null>(null);
+  // Near the top: fewer than PREFETCH_MESSAGES loaded messages above the view. Counted in
+  // messages, not pixels: the rows above that have not been rendered yet have no height.
   const maybeLoadOlder = useCallback(() => {
+    const { hasOlder: more, loadingOlder: loading, loadOlder: load, rows: held, firstItemIndex: first } = older.current;
+    if (!positioned.current || !more || loading) return;
+    // Not while following the newest messages (a page arriving then could not be told from the
+    // reader's own scrolling), unless the list does not even fill the view.
     const element = scroller.current;
-    if (!element || !hasOlder || loadingOlder || anchor.current) return;
-    if (element.scrollTop > PREFETCH_PX) return;
-    anchor.current = firstVisible();
-    loadOlder();
-  }, [scroller, hasOlder, loadingOlder, loadOlder, firstVisible]);
+    if (following.current && element && element.scrollHeight > element.clientHeight + 1) return;
+    const above = held.slice(0, Math.max(0, (firstInView.current ?? first) - first)).reduce((sum, row) => sum + messagesIn(row), 0);
+    if (above < PREFETCH_MESSAGES) load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- messagesIn is a rule, not data
+  }, []);
 
-  // When the older page has arrived (it renders in the same commit as the end of loading), put
-  // the anchored message back where the reader saw it, then keep loading if still near the top.
-  const wasLoading = useRef(false);
-  useLayoutEffect(() => {
-    if (loadingOlder) {
-      wasLoading.current = true;
-      return;
-    }
-    const element = scroller.current;
-    const held = anchor.current;
-    if (wasLoading.current) {
-      wasLoading.current = false;
-      anchor.current = null;
-      const target = held && element?.querySelector<HTMLElement>(`[data-seq="${held.seq}"]`);
-      if (element && held && target) {
-        // A scroll whose event has not been handled yet (made in the frame the page arrived) is kept.
-        const unseenScroll = held.scrollTop - element.scrollTop;
-        element.scrollTop += target.getBoundingClientRect().top - element.getBoundingClientRect().top - (held.offset + unseenScroll);
-      }
-    }
-    // A short first page (or a tall screen) may not fill the view: keep loading until it does.
-    maybeLoadOlder();
-  }, [loadingOlder, maybeLoadOlder]);
-
-  const onScroll = () => {
+  // Only the reader moves the list up: content growing, rows measured as they render, a page
+  // added above (Virtuoso keeps the rows in place by moving down) never do. So a move up ends
+  // following, and any other move away from the bottom while followed is put back at once.
+  const lastTop = useRef(0);
+  const readerActed = useRef(followAtFirst);
+  useEffect(() => {
+    if (readerActed.current) return;
+    const acted = () => {
+      readerActed.current = true;
+      for (const type of READER_EVENTS) window.removeEventListener(type, acted, true);
+    };
+    for (const type of READER_EVENTS) window.addEventListener(type, acted, { passive: true, capture: true });
+    return acted;
+  }, []);
+  const onScroll = useCallback(() => {
     const element = scroller.current;
     if (!element) return;
-    setAtBottom(element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK);
-    // The reader keeps scrolling while a page loads: anchor what they see now, not what they saw
-    // when it was asked for, or its arrival would undo their scrolling.
-    if (anchor.current) anchor.current = firstVisible();
-    else maybeLoadOlder();
-  };
+    // Opened at a linked message, the end of what is loaded is not the newest message yet (newer
+    // ones are still to come): the list follows from the bottom once the reader has gone there.
+    const bottom = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK && readerActed.current;
+    const movedUp = element.scrollTop < lastTop.current - 1;
+    lastTop.current = element.scrollTop;
+    // On its way to the bottom (a jump, a send: Virtuoso may take a few steps to reach rows it
+    // has not measured), a step back up is Virtuoso's, not the reader's; once there, any is the reader's.
+    if (bottom) {
+      following.current = true;
+      followGrace.current = 0;
+    } else if (movedUp && performance.now() > followGrace.current) following.current = false;
+    else if (following.current) keepAtBottom();
+    // Opened at the newest message, nothing older loads before the list has got there (opened at
+    // a linked message: before it is in place, see scrollToMessage).
+    if (bottom && followAtFirst) positioned.current = true;
+    // Not while Virtuoso takes the list to where it opens: that is nobody's reading place yet.
+    if (positioned.current) noteReadingPlace();
+    setAtBottom(bottom || following.current);
+    maybeLoadOlder();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keepAtBottom is stable
+  }, [maybeLoadOlder, followAtFirst, noteReadingPlace]);
+
+  // Opening at the newest message is a jump there too.
+  useEffect(() => {
+    if (followAtFirst) followGrace.current = performance.now() + FOLLOW_GRACE_MS;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- as the list opens
+  }, []);
+
+  // When an older page has arrived and is laid out, keep loading while still near the top
+  // (a short page, a tall screen).
+  useEffect(() => {
+    if (loadingOlder) return;
+    const frame = requestAnimationFrame(maybeLoadOlder);
+    return () => cancelAnimationFrame(frame);
+  }, [loadingOlder, rows, maybeLoadOlder]);
+
+  // A streaming reply, an image that loads, a message that grows: the list grows without a
+  // scroll event. Followed, it is kept at the bottom in the same frame, before it is painted.
+  const resizes = useRef<ResizeObserver | null>(null);
+  const observeList = useCallback(
+    (list: HTMLElement | null) => {
+      resizes.current?.disconnect();
+      if (!list || typeof ResizeObserver === "undefined") return;
+      resizes.current ??= new ResizeObserver(keepAtBottom);
+      resizes.current.observe(list);
+    },
+    [keepAtBottom],
+  );
+  useEffect(() => () => resizes.current?.disconnect(), []);
+
+  const scrollerRef = useCallback(
+    (element: HTMLElement | Window | null) => {
+      scroller.current?.removeEventListener("scroll", onScroll);
+      scroller.current = element instanceof HTMLElement ? element : null;
+      scroller.current?.addEventListener("scroll", onScroll, { passive: true });
+    },
+    [onScroll],
+  );
+
+  const rangeChanged = useCallback(
+    (range: ListRange) => {
+      firstInView.current = range.startIndex;
+      // A list that does not fill the view never scrolls: it is positioned once it has rendered.
+      const element = scroller.current;
+      if (element && element.scrollHeight <= element.clientHeight + 1) positioned.current = true;
+      maybeLoadOlder();
+    },
+    [maybeLoadOlder],
+  );
 
   const scrollToBottom = useCallback(() => {
-    const element = scroller.current;
-    if (element) element.scrollTop = element.scrollHeight;
+    readerActed.current = true;
+    following.current = true;
+    followGrace.current = performance.now() + FOLLOW_GRACE_MS;
     setAtBottom(true);
-  }, [scroller]);
+    virtuoso.current?.scrollToIndex({ index: "LAST", align: "end" });
+  }, []);
 
-  return { scroller, atBottom, onScroll, scrollToBottom };
+  /** New content (a message, one being sent) scrolls into view while followed. */
+  const followOutput = useCallback<Exclude<FollowOutput, boolean | "smooth" | "auto">>(() => (following.current ? "auto" : false), []);
+
+  /**
+   * Scrolls to a loaded message and focuses it: its row first (it may not be rendered), then the
+   * message itself to the middle of the view once it is there. False when it is not loaded.
+   */
+  const scrollToMessage = useCallback(
+    (seq: number, { focus = true }: { focus?: boolean } = {}): boolean => {
+      const index = rowOfSeq(seq);
+      if (index < 0) return false;
+      following.current = false;
+      virtuoso.current?.scrollToIndex({ index, align: "center" });
+      let tries = 0;
+      let shown = false;
+      const settle = () => {
+        const target = scroller.current?.querySelector<HTMLElement>(`[data-seq="${seq}"]`);
+        if (target && !shown) {
+          target.scrollIntoView({ block: "center" });
+          positioned.current = true;
+          noteReadingPlace();
+          shown = true;
+        }
+        // Until it holds: Virtuoso keeps the list hidden (unfocusable) until it has reached the
+        // row it opened at, and may render the row again on its way, the focus going with the old one.
+        if (target && focus && document.activeElement === document.body) target.focus({ preventScroll: true });
+        if (++tries < SETTLE_FRAMES) requestAnimationFrame(settle);
+        else positioned.current = true;
+      };
+      requestAnimationFrame(settle);
+      return true;
+    },
+    [rowOfSeq, noteReadingPlace],
+  );
+
+  return {
+    atBottom,
+    scrollToBottom,
+    scrollToMessage,
+    observeList,
+    virtuosoProps: useMemo(() => ({ ref: virtuoso, scrollerRef, firstItemIndex, followOutput, rangeChanged }), [scrollerRef, firstItemIndex, followOutput, rangeChanged]),
+  };
 }
