@@ -269,7 +269,11 @@ async function droppedFrames(page: Page): Promise<{ droppedPercent: number; idle
             if (last) intervals.push(now - last);
             last = now;
             if (by > 0 ? element.scrollTop <= 0 : intervals.length >= most) return resolve(intervals);
-            if (by > 0) element.scrollBy(0, -by);
+            // As a reader's wheel does: its event (which lets the list stop holding the message being read), then the scroll.
+            if (by > 0) {
+              element.dispatchEvent(new WheelEvent("wheel", { deltaY: -by, bubbles: true }));
+              element.scrollBy(0, -by);
+            }
             requestAnimationFrame(tick);
           };
           requestAnimationFrame(tick);
