@@ -123,6 +123,8 @@ export function useHistoryScroll<Row extends Keyed>({
   // Followed: new content scrolls into view. Set at the bottom, cleared when the reader scrolls away.
   const following = useRef(followAtFirst);
   const followGrace = useRef(0);
+  // Where the list was at the last scroll event.
+  const lastTop = useRef(0);
   // Nothing is loaded above until the list has taken its first position (at the newest message, or at `?at=`).
   const positioned = useRef(false);
   const firstItemIndex = useMemo(() => FIRST_INDEX - Math.max(0, anchorKey === null ? 0 : rows.findIndex((row) => row.key === anchorKey)), [rows, anchorKey]);
@@ -130,9 +132,13 @@ export function useHistoryScroll<Row extends Keyed>({
 
   // Through Virtuoso, not by setting scrollTop: a position it did not set makes it correct it
   // back, and the two took turns (every row mounted again, frame after frame, at phone width).
+  // A move up not seen yet by onScroll (its event comes a frame later than a resize's callback)
+  // is the reader's: it ends following instead of being undone.
   const keepAtBottom = useCallback(() => {
     const element = scroller.current;
-    if (element && following.current && element.scrollHeight - element.scrollTop - element.clientHeight > 1) virtuoso.current?.scrollToIndex({ index: "LAST", align: "end" });
+    if (!element || !following.current || element.scrollHeight - element.scrollTop - element.clientHeight <= 1) return;
+    if (element.scrollTop < lastTop.current - 1) following.current = false;
+    else virtuoso.current?.scrollToIndex({ index: "LAST", align: "end" });
   }, []);
   const older = useRef({ hasOlder, loadingOlder, loadOlder, rows, firstItemIndex });
   useLayoutEffect(() => {
@@ -157,7 +163,6 @@ export function useHistoryScroll<Row extends Keyed>({
   // Only the reader moves the list up: content growing, rows measured as they render, a page
   // added above (Virtuoso keeps the rows in place by moving down) never do. So a move up ends
   // following, and any other move away from the bottom while followed is put back at once.
-  const lastTop = useRef(0);
   const readerActed = useRef(followAtFirst);
   useEffect(() => {
     if (readerActed.current) return;
@@ -233,12 +238,14 @@ export function useHistoryScroll<Row extends Keyed>({
   const rangeChanged = useCallback(
     (range: ListRange) => {
       firstInView.current = range.startIndex;
-      // A list that does not fill the view never scrolls: it is positioned once it has rendered.
+      // A list that does not fill the view never scrolls: it is positioned once it has rendered
+      // (opened at a linked message, once scrollToMessage has settled: Virtuoso's first render
+      // does not fill the view either, and rows added above then would move where it lands).
       const element = scroller.current;
-      if (element && element.scrollHeight <= element.clientHeight + 1) positioned.current = true;
+      if (followAtFirst && element && element.scrollHeight <= element.clientHeight + 1) positioned.current = true;
       maybeLoadOlder();
     },
-    [maybeLoadOlder],
+    [maybeLoadOlder, followAtFirst],
   );
 
   const scrollToBottom = useCallback(() => {
@@ -261,27 +268,32 @@ export function useHistoryScroll<Row extends Keyed>({
       const index = rowOfSeq(seq);
       if (index < 0) return false;
       following.current = false;
-      virtuoso.current?.scrollToIndex({ index, align: "center" });
+      // Virtuoso reaches an index over several frames, and rows added above meanwhile make it
+      // land on whatever row then has that index: a row already in the page is scrolled to at once.
+      if (!scroller.current?.querySelector(`[data-seq="${seq}"]`)) virtuoso.current?.scrollToIndex({ index, align: "center" });
       let tries = 0;
       let shown = false;
       const settle = () => {
         const target = scroller.current?.querySelector<HTMLElement>(`[data-seq="${seq}"]`);
         if (target && !shown) {
           target.scrollIntoView({ block: "center" });
-          positioned.current = true;
           noteReadingPlace();
           shown = true;
         }
         // Until it holds: Virtuoso keeps the list hidden (unfocusable) until it has reached the
         // row it opened at, and may render the row again on its way, the focus going with the old one.
         if (target && focus && document.activeElement === document.body) target.focus({ preventScroll: true });
+        // Nothing older loads before it has settled (see above).
         if (++tries < SETTLE_FRAMES) requestAnimationFrame(settle);
-        else positioned.current = true;
+        else {
+          positioned.current = true;
+          maybeLoadOlder();
+        }
       };
       requestAnimationFrame(settle);
       return true;
     },
-    [rowOfSeq, noteReadingPlace],
+    [rowOfSeq, noteReadingPlace, maybeLoadOlder],
   );
 
   return {
