@@ -50,7 +50,10 @@ export function KnowledgeManager({ agentId, initial, memoryEnabled }: { agentId:
       return;
     }
     setError(null);
-    setDocuments((list) => [body.data as DocumentSummary, ...list.filter((item) => item.id !== body.data.id)]);
+    // The worker may have taken it, and even finished it, before this answer arrived: what the
+    // socket said of it since is newer than this "queued" (it stayed "Queued" until a reload).
+    const uploaded = body.data as DocumentSummary;
+    setDocuments((list) => (list.some((item) => item.id === uploaded.id) ? list : [uploaded, ...list]));
     event.currentTarget.reset();
   };
 
