@@ -27,6 +27,19 @@ const HOLD_FRAMES = 60;
 /** What a person does to move the list (scroll, type, click, touch), as opposed to the list moving by itself. */
 const READER_EVENTS = ["wheel", "touchstart", "keydown", "pointerdown"] as const;
 
+/** Runs `then` once, at the person's next action anywhere on the page; returns what cancels it. */
+function whenReaderActs(then: () => void): () => void {
+  const cancel = () => {
+    for (const type of READER_EVENTS) window.removeEventListener(type, acted, true);
+  };
+  const acted = () => {
+    cancel();
+    then();
+  };
+  for (const type of READER_EVENTS) window.addEventListener(type, acted, { passive: true, capture: true });
+  return cancel;
+}
+
 /** The first message at least partly in view, and its distance from the top of the view. */
 function readingPlace(scroller: HTMLElement | null): { seq: string; offset: number } | null {
   if (!scroller) return null;
@@ -67,13 +80,13 @@ function useHoldReadingPlace(scroller: RefObject<HTMLElement | null>, firstItemI
       if (++frames < HOLD_FRAMES) frame = requestAnimationFrame(hold);
       else release();
     };
-    // Anything the person does (anywhere: find scrolls the list too) is theirs to move.
     const release = () => {
       holding.current = false;
       cancelAnimationFrame(frame);
-      for (const type of READER_EVENTS) window.removeEventListener(type, release, true);
+      stopWaiting();
     };
-    for (const type of READER_EVENTS) window.addEventListener(type, release, { passive: true, capture: true });
+    // Anything the person does (anywhere: find scrolls the list too) is theirs to move.
+    const stopWaiting = whenReaderActs(release);
     hold();
     return release;
   }, [scroller, firstItemIndex]);
@@ -166,12 +179,9 @@ export function useHistoryScroll<Row extends Keyed>({
   const readerActed = useRef(followAtFirst);
   useEffect(() => {
     if (readerActed.current) return;
-    const acted = () => {
+    return whenReaderActs(() => {
       readerActed.current = true;
-      for (const type of READER_EVENTS) window.removeEventListener(type, acted, true);
-    };
-    for (const type of READER_EVENTS) window.addEventListener(type, acted, { passive: true, capture: true });
-    return acted;
+    });
   }, []);
   const onScroll = useCallback(() => {
     const element = scroller.current;
