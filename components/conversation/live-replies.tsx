@@ -10,23 +10,50 @@ import type { MentionHandles } from "./remark-mentions";
 import { useRenderCount } from "./render-count";
 import { StopButton } from "./stop-button";
 
+/** A block of a streaming reply's markdown, or a list cut into its items. */
+export type ReplyBlock = { kind: "block"; text: string } | { kind: "list"; items: string[] };
+
+/** A list item's first line at the margin (`1.`, `2)`, `-`, `*`, `+`); anything else continues the item. */
+const LIST_ITEM = /^(\d{1,9}[.)]|[-*+])[ \t]/;
+/** The items that may end a paragraph without a blank line (CommonMark: a bullet, or an ordered list starting at 1). */
+const LIST_START = /^([-*+]|1[.)])[ \t]/;
+
 /**
  * A reply's markdown cut into its blocks (paragraphs, lists, tables, fenced code), at blank lines
- * outside a code fence: while it streams, only the last one still changes.
+ * outside a code fence, and a list into its items: while it streams, only the last block or item
+ * still changes, so a piece re-parses a few lines, not the whole list it is writing.
  */
-export function markdownBlocks(text: string): string[] {
-  const blocks: string[] = [];
-  let current: string[] = [];
+export function markdownBlocks(text: string): ReplyBlock[] {
+  const blocks: ReplyBlock[] = [];
+  let lines: string[] = [];
+  let items: string[] | null = null;
   let fence: string | null = null;
+  const flush = () => {
+    if (items) items.push(lines.join("\n"));
+    if (items || lines.length > 0) blocks.push(items ? { kind: "list", items } : { kind: "block", text: lines.join("\n") });
+    lines = [];
+    items = null;
+  };
   for (const line of text.split("\n")) {
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence === null ? marker : null;
     if (fence === null && line.trim() === "") {
-      if (current.length > 0) blocks.push(current.join("\n"));
-      current = [];
-    } else current.push(line);
+      flush();
+      continue;
+    }
+    if (fence === null && LIST_ITEM.test(line)) {
+      if (items) {
+        items.push(lines.join("\n"));
+        lines = [];
+      } else if (lines.length === 0 || LIST_START.test(line)) {
+        // Elsewhere a paragraph's next line may look like an item ("2. quarter") and be part of it.
+        flush();
+        items = [];
+      }
+    }
+    lines.push(line);
   }
-  if (current.length > 0) blocks.push(current.join("\n"));
+  flush();
   return blocks;
 }
 
@@ -65,10 +92,19 @@ export const LiveReplyContent = memo(function LiveReplyContent({
           {canStop && <StopButton onStop={() => onStop(reply.dispatchId)} />}
         </div>
         <div className="space-y-2 text-slate-800 dark:text-slate-200">
-          {/* Finished blocks keep their rendering (memo by text): a piece re-parses only the block being written. */}
-          {markdownBlocks(text).map((block, index) => (
-            <Markdown key={index} text={block} handles={handles} />
-          ))}
+          {/* Finished blocks and items keep their rendering (memo by text): a piece re-parses only the one being written. */}
+          {markdownBlocks(text).map((block, index) =>
+            block.kind === "block" ? (
+              <Markdown key={index} text={block.text} handles={handles} />
+            ) : (
+              // Each item parsed alone (an ordered item keeps its number); spaced as one list's items are.
+              <div key={index} className="space-y-0.5">
+                {block.items.map((item, itemIndex) => (
+                  <Markdown key={itemIndex} text={item} handles={handles} />
+                ))}
+              </div>
+            ),
+          )}
           <span aria-hidden="true" className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-slate-400 align-middle" />
         </div>
       </div>
