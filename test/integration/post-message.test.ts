@@ -60,6 +60,29 @@ describe("posting messages", () => {
     await expect(listMessages(app.prisma, { userId: bob.id, conversationId: aliceOnlyId })).rejects.toMatchObject({ code: "forbidden" });
   });
 
+  it("quotes the message replied to, and refuses a reply to a deleted message or another conversation's, writing nothing", async () => {
+    const { id: conversationId } = await createChannel(app.prisma, { projectId: (await app.prisma.project.findFirstOrThrow()).id, name: "replies", userIds: [alice.id, bob.id] });
+    const post = (content: string, replyToMessageId?: string, to = conversationId) =>
+      postMessage(app.prisma, { userId: alice.id, input: { conversationId: to, clientId: randomUUID(), content, replyToMessageId } });
+    const { message: original } = await post("the original");
+    const reply = await post("a reply", original.id);
+    expect(reply.message).toMatchObject({ seq: 2, replyTo: { id: original.id, seq: 1, excerpt: "the original", deleted: false } });
+    expect([...reply.participantUserIds].sort()).toEqual([alice.id, bob.id].sort());
+    expect(await app.prisma.readState.findUniqueOrThrow({ where: { userId_conversationId: { userId: alice.id, conversationId } } })).toMatchObject({ lastReadSeq: 2 });
+
+    const { message: elsewhere } = await post("in another conversation", undefined, aliceOnlyId);
+    await app.prisma.message.update({ where: { id: original.id }, data: { deletedAt: new Date(), content: "" } });
+    const bucket = () => app.prisma.rateBucket.findUniqueOrThrow({ where: { userId: alice.id } });
+    const before = await bucket();
+    for (const replyTo of [original.id, elsewhere.id]) {
+      await expect(post("a reply to nothing here", replyTo)).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/^The message you replied to is not in this conversation any more/) });
+    }
+    // Refused posts take no seq and nothing from the rate bucket.
+    expect(await app.prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ lastSeq: 2 });
+    expect(await app.prisma.message.count({ where: { conversationId } })).toBe(2);
+    expect(await bucket()).toEqual(before);
+  });
+
   it("pages history newest first with a cursor", async () => {
     const { channel } = { channel: await createChannel(app.prisma, { projectId: (await app.prisma.project.findFirstOrThrow()).id, name: "paged", userIds: [alice.id] }) };
     for (let index = 1; index <= 7; index += 1) {
