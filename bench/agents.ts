@@ -43,7 +43,7 @@ export async function measureAgents(): Promise<BenchResult[]> {
     const tenAgents = await measureThroughput(app, sockets, channelId, agents.map((agent) => `@${agent.handle}`).join(" "), AGENTS);
     const oneAgent = await measureThroughput(app, sockets, channelId, "@bot0", 1);
     return [
-      result("agents.first_token_p50_ms", "ms", percentile(firstToken, 50), percentile(direct, 50), { addedAtMost: 15 }),
+      result("agents.first_token_p50_ms", "ms", percentile(firstToken, 50), percentile(direct, 50), { addedAtMost: 6 }),
       result("agents.dispatch_throughput", "messages/s", tenAgents, oneAgent),
     ];
   } finally {

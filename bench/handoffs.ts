@@ -73,7 +73,7 @@ export async function measureHandoffs(): Promise<BenchResult[]> {
       perMode.push(result(`handoffs.prompt_tokens.${each}`, "tokens", tokens[each]!, tokens.full!));
       perMode.push(result(`handoffs.assembly_ms.${each}`, "ms", assembly[each]!, assembly.full!));
     }
-    return [result("handoffs.overhead_p50_ms", "ms", percentile(handoffFirstToken, 50), percentile(direct, 50), { addedAtMost: 20 }), ...perMode];
+    return [result("handoffs.overhead_p50_ms", "ms", percentile(handoffFirstToken, 50), percentile(direct, 50), { addedAtMost: 12 }), ...perMode];
   } finally {
     await app.close();
     await fake.close();

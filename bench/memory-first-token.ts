@@ -53,7 +53,7 @@ export async function measureFirstTokenWithMemory(): Promise<BenchResult> {
     startAgents(app.runtime, { pollMs: 1_000 });
     const firstToken = await measureFirstToken(app.url, users, channel.id);
     const direct = await measureDirectFirstToken(fake.baseURL);
-    return result("agents.first_token_memory_p50_ms", "ms", percentile(firstToken, 50), percentile(direct, 50), { addedAtMost: 25 });
+    return result("agents.first_token_memory_p50_ms", "ms", percentile(firstToken, 50), percentile(direct, 50), { addedAtMost: 12 });
   } finally {
     await app.close();
     await fake.close();

@@ -66,7 +66,7 @@ export async function measurePanels(): Promise<BenchResult[]> {
     fake.reset();
     const direct = await measureDirectFirstToken(fake.baseURL);
     return [
-      result("panels.round_ms", "ms", percentile(perRound, 50), percentile(direct, 50), { addedAtMost: 30 }),
+      result("panels.round_ms", "ms", percentile(perRound, 50), percentile(direct, 50), { addedAtMost: 15 }),
       result("panels.prompt_tokens_per_round", "tokens", percentile(tokensPerRound, 50), null),
     ];
   } finally {
