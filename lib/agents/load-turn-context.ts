@@ -60,7 +60,8 @@ export interface TurnContext {
   memory: MemoryPresence;
 }
 
-interface Row {
+/** What chorus_turn_context returns for a turn (read by the claim, or by loadTurnContext). */
+export interface TurnRow {
   agent: TurnAgent | null;
   watchedConversationId: string;
   participantUserIds: string[];
@@ -80,7 +81,8 @@ interface Row {
  * Everything a turn needs before it can assemble its context, in one statement: this is the
  * time between a message and the first token, so it is one round trip rather than three, and a
  * database function (chorus_turn_context, migration 20261127020000_turn_functions) whose
- * plan is kept rather than made again for every turn. The agent, with its specialists as they
+ * plan is kept rather than made again for every turn; a claimed turn's is read by the claim's
+ * own statement (ClaimedDispatch.turn), one round trip fewer. The agent, with its specialists as they
  * are now; where the turn is watched and by whom; what the agent and the person asking have in
  * memory (migration 20261127030000_turn_memory_presence); and the history window:
  * - app notices and deleted messages are not loaded: they take no place in the window, which
@@ -92,9 +94,8 @@ interface Row {
  */
 export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Promise<TurnContext> {
   const askId = job.askMessageId ?? job.messageId;
-  const [loaded] = await prisma.$queryRaw<{ turn: Row }[]>`
-    SELECT "chorus_turn_context"(${job.agentId}, ${job.conversationId}, ${askId}, ${job.messageId}, ${job.mode}, ${job.historyLimit}::int) AS "turn"`;
-  const row = loaded?.turn;
+  // A claimed turn was loaded by its claim's statement (lib/dispatch/claim-dispatch.ts).
+  const row = job.turn ?? (await readTurnRow(prisma, job, askId));
   if (!row?.agent) throw new Error(`agent ${job.agentId} of dispatch ${job.id} no longer exists`);
   const askedBy = row.window.at(-1)?.authorUserId ?? null;
   const askedByName = row.window.at(-1)?.authorName ?? null;
@@ -126,4 +127,10 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
     askedByName,
     memory: row.memory,
   };
+}
+
+async function readTurnRow(prisma: Prisma, job: ClaimedDispatch, askId: string): Promise<TurnRow | undefined> {
+  const [loaded] = await prisma.$queryRaw<{ turn: TurnRow }[]>`
+    SELECT "chorus_turn_context"(${job.agentId}, ${job.conversationId}, ${askId}, ${job.messageId}, ${job.mode}, ${job.historyLimit}::int) AS "turn"`;
+  return loaded?.turn;
 }

@@ -1,3 +1,4 @@
+import type { TurnRow } from "@/lib/agents/load-turn-context";
 import type { Prisma } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { nodeName, pendingRunningTable } from "@/lib/jobs/job-table";
@@ -24,6 +25,12 @@ export interface ClaimedDispatch {
   allowHandoff: boolean;
   /** A regeneration: the reply this turn writes a new version of. */
   regeneratesMessageId: string | null;
+  /**
+   * What the turn loads (chorus_turn_context), read by the claim's statement: null when that
+   * loading failed (the turn loads again, and fails as a turn); absent when the job was not
+   * claimed (a handoff's next turn, a panel's).
+   */
+  turn?: TurnRow | null;
 }
 
 /** Agent turns as leased jobs. */
@@ -45,6 +52,7 @@ export const dispatchTable = pendingRunningTable(
  *   ago, or never), then the oldest turn, so a room with fifty questions never starves a person
  *   waiting alone in a chat with an agent.
  * `among` limits the search to dispatches just written (found by primary key).
+ * The claimed turn comes with its loading (`turn`): one round trip instead of two before the model is called.
  */
 export async function claimNextDispatch(
   prisma: Prisma,
@@ -52,8 +60,11 @@ export async function claimNextDispatch(
 ): Promise<ClaimedDispatch | null> {
   // One statement, chorus_claim_dispatch (migration 20261127020000_turn_functions), whose plan is
   // kept. The embedded database runs one statement at a time, so only a shared PostgreSQL needs
-  // the lock: two nodes counting at once would both see room for one more turn.
+  // the lock: two nodes counting at once would both see room for one more turn. The loading
+  // (migration 20261127100000_claim_with_turn) reads what was committed when the statement began,
+  // which holds the message: it was written with its dispatch.
   const [row] = await prisma.$queryRaw<ClaimedDispatch[]>`
-    SELECT ${dispatchTable.columns} FROM "chorus_claim_dispatch"(${Math.round(leaseMs)}::int, ${among ?? null}::text[], ${providerLimit}::int, ${providerLimit > 0 && sharedDatabase}, ${nodeName})`;
+    SELECT ${dispatchTable.columns}, "chorus_claimed_turn_context"(d) AS "turn"
+    FROM "chorus_claim_dispatch"(${Math.round(leaseMs)}::int, ${among ?? null}::text[], ${providerLimit}::int, ${providerLimit > 0 && sharedDatabase}, ${nodeName}) d`;
   return row ?? null;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { postMessage } from "@/lib/conversations/post-message";
+import { loadTurnContext } from "@/lib/agents/load-turn-context";
 import { claimNextDispatch } from "@/lib/dispatch/claim-dispatch";
 import { startDispatchWorker } from "@/lib/dispatch/dispatch-worker";
 import { startPanelWorker } from "@/lib/panels/panel-worker";
@@ -105,6 +106,23 @@ describe("dispatch", () => {
     const second = await claimNextDispatch(app.prisma, { leaseMs: 60_000 });
     expect(second).not.toBeNull();
     expect(second!.id).not.toBe(first!.id);
+  });
+
+  it("a claim comes with its turn's loading, as the turn would read it alone; a claim whose loading fails still stands, and the turn fails as a turn", async () => {
+    const { message } = await post(groupId, "@toby what is new?");
+    const claimed = (await claimNextDispatch(app.prisma, { leaseMs: 60_000 }))!;
+    expect(claimed.turn).toBeTruthy();
+    const alone = await loadTurnContext(app.prisma, { ...claimed, turn: undefined });
+    expect(alone.current.id).toBe(message.id);
+    expect(await loadTurnContext(app.prisma, claimed)).toEqual(alone);
+    await app.prisma.dispatch.update({ where: { id: claimed.id }, data: { status: "done" } });
+
+    const { message: unreadable } = await post(groupId, "@toby and this?");
+    // A flag the loading cannot read as a boolean.
+    await app.prisma.$executeRaw`UPDATE "messages" SET "metadata" = jsonb_set("metadata", '{isToolResult}', '"perhaps"') WHERE "id" = ${unreadable.id}`;
+    const next = (await claimNextDispatch(app.prisma, { leaseMs: 60_000 }))!;
+    expect(next).toMatchObject({ messageId: unreadable.id, attempt: 1, turn: null });
+    await expect(loadTurnContext(app.prisma, next)).rejects.toThrow(/boolean/);
   });
 
   it("a worker stopped while claiming gives the dispatch back at once instead of starting it", async () => {
