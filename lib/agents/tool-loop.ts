@@ -126,6 +126,7 @@ export class ToolLoop {
     for (;;) {
       const plan = planNextCall({
         messages: prepared.assembly.messages,
+        messagesTokens: prepared.assembly.messagesTokens,
         // The last step allowed: the model is asked for its answer, without tools.
         tools: this.stepCount < maxToolSteps ? this.offered : [],
         steps: this.steps,
@@ -169,17 +170,19 @@ export class ToolLoop {
       deferRateLimit: true,
     } satisfies Parameters<LlmProvider["stream"]>[0];
     this.deps.enter("waiting for the model");
+    let answering = false;
     for await (const event of provider.stream(request)) {
-      if (index === 0 && toolCalls.length === 0) {
-        this.deps.enter("reading the model's answer");
-        // The call is out and answering: the snapshot's write no longer delays it.
-        void prepared.snapshotSaved().catch(() => undefined);
-      }
       if (event.type === "usage") this.usage = { inputTokens: (this.usage?.inputTokens ?? 0) + event.inputTokens, outputTokens: (this.usage?.outputTokens ?? 0) + event.outputTokens };
       else if (event.type === "tool_call") toolCalls.push({ ...event, id: this.uniqueCallId(event.id) });
       else {
         this.text += event.text;
         this.deps.onDelta(event.text, index++);
+      }
+      if (!answering) {
+        answering = true;
+        this.deps.enter("reading the model's answer");
+        // The call is out and answering, its first piece already sent on: the snapshot's write no longer delays either.
+        void prepared.snapshotSaved().catch(() => undefined);
       }
     }
     return { text: this.text, toolCalls };

@@ -252,7 +252,7 @@ describe("assembleContext: the budget rule, over random conversations", () => {
           if (summaryFails) throw new Error("down");
           return { text: `summary of ${messages.length}`, fromSeq: messages[0]!.seq, toSeq: messages.at(-1)!.seq };
         };
-        const { messages, snapshot } = await assembleContext(input(history, current, { retrieved: found as Retrieved, config: chosen }), { counter, summarize });
+        const { messages, messagesTokens, snapshot } = await assembleContext(input(history, current, { retrieved: found as Retrieved, config: chosen }), { counter, summarize });
 
         if (snapshot.error) {
           expect(messages).toEqual([]);
@@ -262,6 +262,7 @@ describe("assembleContext: the budget rule, over random conversations", () => {
           return;
         }
         expect(snapshot.budget.usedTokens).toBe(independentCount(messages, counter.encoding));
+        expect(messagesTokens).toBe(snapshot.budget.usedTokens);
         expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(chosen.maxWorkingMemoryTokens);
         expect(snapshot.messages).toBe(messages);
         expect(messages[0]).toEqual({ role: "system", content: "You are Toby." });
@@ -477,7 +478,7 @@ describe("assembleContext: tools offered", () => {
         const counter = counterFor(model);
         const history = said.map((content, index): ConversationMessage => ({ id: `h${index}`, seq: index + 1, role: "user", content, authorAgentId: null, authorHandle: "bob", tokens: null }));
         const current: ConversationMessage = { id: "now", seq: said.length + 1, role: "user", content: currentText, authorAgentId: null, authorHandle: "ann", tokens: null };
-        const { messages, tools, snapshot } = await assembleContext(input(history, current, { tools: offered, config: { maxWorkingMemoryTokens: budget } }), { counter });
+        const { messages, messagesTokens, tools, snapshot } = await assembleContext(input(history, current, { tools: offered, config: { maxWorkingMemoryTokens: budget } }), { counter });
         const all = offered.reduce((sum, each) => sum + independentToolTokens(each, counter.encoding), 0);
         const base = independentCount([{ role: "system", content: "You are Toby." }, { role: "user", content: currentText, name: "ann" }], counter.encoding);
         // All or none, decided on system + tools + current alone.
@@ -490,6 +491,8 @@ describe("assembleContext: tools offered", () => {
         }
         const sent = tools.reduce((sum, each) => sum + independentToolTokens(each, counter.encoding), 0);
         expect(snapshot.budget.usedTokens).toBe(independentCount(messages, counter.encoding) + sent);
+        // What the tool loop's calls take as the messages' cost instead of counting them again.
+        expect(messagesTokens).toBe(independentCount(messages, counter.encoding));
         expect(snapshot.budget.usedTokens).toBeLessThanOrEqual(budget);
         expect(sectionsTotal(snapshot) + sent).toBe(snapshot.budget.usedTokens);
       }),

@@ -43,6 +43,8 @@ export interface Assembly {
   messages: LoopMessage[];
   /** The tools to send with the first call: all of the input's, or none when they did not fit. */
   tools: OfferedTool[];
+  /** What `messages` cost as countPrompt counts them (the reply's priming included, the tools not): each call of the turn sends them. */
+  messagesTokens: number;
   snapshot: ContextSnapshot;
 }
 
@@ -220,6 +222,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
   return {
     messages,
     tools: tools.sent,
+    messagesTokens: failed ? 0 : total() - tools.usedTokens,
     snapshot: {
       turnId: input.turn.turnId,
       conversationId: input.turn.conversationId,

@@ -27,6 +27,13 @@ describe("planNextCall", () => {
     expect(next).toEqual({ messages: assembled, withTools: true, leftOut: 0, call: { usedTokens: count(assembled) + toolTokens } });
   });
 
+  it("takes the assembled messages' cost when given (the assembly counted them), the same plan", () => {
+    for (const given of [[], steps]) {
+      const counted = planNextCall({ messages: assembled, tools: [search], steps: given, maxTokens: count([...assembled, ...given]) + toolTokens, counter: gpt4o });
+      expect(planNextCall({ messages: assembled, tools: [search], steps: given, maxTokens: count([...assembled, ...given]) + toolTokens, counter: gpt4o, messagesTokens: count(assembled) })).toEqual(counted);
+    }
+  });
+
   it("then the same messages followed by this turn's steps, and the tools again", () => {
     const next = planNextCall({ messages: assembled, tools: [search], steps, maxTokens: 10_000, counter: gpt4o });
     expect(next.messages).toEqual([...assembled, ...steps]);

@@ -16,6 +16,8 @@ export interface NextCallInput {
   steps: StepMessage[];
   maxTokens: number;
   counter: TokenCounter;
+  /** What `messages` cost, reply priming included, when already counted (Assembly.messagesTokens): not counted again before every call. */
+  messagesTokens?: number;
 }
 
 export interface NextCall {
@@ -37,12 +39,12 @@ export interface NextCall {
  * ends with the budget error. Steps are passed as first given to the model: the same results are
  * left out again at every later call (the oldest first), so a call never sends one it left out before.
  */
-export function planNextCall({ messages, tools, steps, maxTokens, counter }: NextCallInput): NextCall {
+export function planNextCall({ messages, tools, steps, maxTokens, counter, messagesTokens }: NextCallInput): NextCall {
   const costs = new MessageCosts(counter);
   const offer = new ToolOffer(tools, counter);
   const sent: StepMessage[] = [...steps];
   const results = steps.flatMap((step, index) => (step.role === "tool" ? [index] : []));
-  let used = messages.reduce((sum, message) => sum + costs.any(message), REPLY_PRIMING_TOKENS) + sent.reduce((sum, step) => sum + costs.step(step), 0);
+  let used = (messagesTokens ?? messages.reduce((sum, message) => sum + costs.any(message), REPLY_PRIMING_TOKENS)) + sent.reduce((sum, step) => sum + costs.step(step), 0);
   const fits = (withTools: boolean) => used + (withTools ? offer.usedTokens : 0) <= maxTokens;
 
   let leftOut = 0;
