@@ -117,18 +117,21 @@ export async function assemblePanelTurn(
     const images = [...lines, question].flatMap((each) => each.images);
     return [...system, { role: "user", content: images.length === 0 ? prompt : [{ type: "text", text: prompt }, ...images] }];
   };
+  // Each composition is counted once (the whole round's text in one message: counting it is most of the assembly).
   let messages = compose();
+  let usedTokens = countPrompt(messages, counter);
   // The reserve is an estimate: when the composed message still overflows, the oldest lines go, with their files.
-  while (countPrompt(messages, counter) > maxTokens && kept.length > 0) {
+  while (usedTokens > maxTokens && kept.length > 0) {
     const dropped = kept.shift()!;
     Object.assign(dropped, { included: false, reason: "budget" });
     for (const file of dropped.attachments ?? []) Object.assign(file, { included: false, reason: "budget" });
     messages = compose();
+    usedTokens = countPrompt(messages, counter);
   }
   // Without any history the answers and votes alone overflow: the model is not called (context.md, budget step 5).
-  if (countPrompt(messages, counter) > maxTokens) return fail();
+  if (usedTokens > maxTokens) return fail();
   snapshot.messages = messages;
-  snapshot.budget.usedTokens = countPrompt(messages, counter);
+  snapshot.budget.usedTokens = usedTokens;
   snapshot.assemblyMs = Math.round((performance.now() - started) * 100) / 100;
   await save();
   return { messages, snapshot };
