@@ -1,17 +1,9 @@
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./e2e/chromium-launch";
 
-// Debian's Chromium when installed (this project's machines cannot download browsers);
-// Playwright's own browser otherwise, e.g. on a laptop after `npx playwright install chromium`.
-const systemChromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const launchOptions = existsSync(systemChromium)
-  ? {
-      executablePath: systemChromium,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    }
-  : {};
+const launchOptions = chromiumLaunchOptions();
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://127.0.0.1:${port}`;

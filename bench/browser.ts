@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { chromiumLaunchOptions } from "@/e2e/chromium-launch";
 import { api, buildApp, seedMessages, signIn, startServer } from "./browser-server";
 import { percentile, result, type BenchResult } from "./measure";
 
@@ -16,8 +16,6 @@ const SCROLL_PX_PER_FRAME = 100;
 
 /** tsx (esbuild) names functions with a `__name` helper, which the functions sent into the page do not carry. */
 const NAME_SHIM = { content: "globalThis.__name = (target) => target;" };
-
-const systemChromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -63,10 +61,7 @@ export async function measureBrowser(): Promise<BenchResult[]> {
       await server.stop();
     });
     server = await startServer(port, dataDir);
-    browser = await chromium.launch({
-      ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions());
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies(world.cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), url: world.url })));
 
