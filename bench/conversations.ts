@@ -5,6 +5,8 @@ import { Server } from "socket.io";
 import { postMessageInputSchema } from "@/lib/conversations/message-input";
 import { listConversations } from "@/lib/conversations/list-conversations";
 import { sendMessage } from "@/lib/conversations/send-message";
+import { userMessageMetadata } from "@/lib/conversations/message-metadata";
+import { countTokens } from "@/lib/llm/token-counter";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { createChannel, createProjectWithChannel } from "@/test/support/fixtures";
 import type { TestApp, TestUser } from "@/test/support/test-app";
@@ -80,14 +82,24 @@ const THROUGHPUT_MESSAGES = 600;
 const THROUGHPUT_BLOCKS = 6;
 
 /**
- * Messages per second through validation, the posting call and the emit, against bare INSERTs.
- * The two alternate in blocks, so that a slow spell of the machine weighs on both alike; the
- * bare rows go to a conversation of their own, whose seqs the posts do not allocate.
+ * Messages per second through validation, the posting call and the emit, against bare INSERTs
+ * of the same message rows (texts, authors, client ids, metadata, token counts), made before the
+ * clock starts. The two alternate in blocks, so that a slow spell of the machine weighs on both
+ * alike; the bare rows go to a conversation of their own, whose seqs the posts do not allocate.
+ * What the posts write besides (the seq, the rate bucket, the author's read position) is what is
+ * measured.
  */
 async function measurePostThroughput(server: Server_, conversationId: string, userIds: string[]): Promise<BenchResult[]> {
   const { prisma } = server.db;
   const { projectId } = await prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } });
   const bareConversationId = (await createChannel(prisma, { projectId, name: "bare-inserts" })).id;
+  // Senders rotate so the per-user rate limit (20 per 10 s) is not what is measured.
+  const authorOf = (index: number) => userIds[index % userIds.length]!;
+  const bareRows = Array.from({ length: THROUGHPUT_MESSAGES }, (_, index) => {
+    const content = `throughput ${index}`;
+    const createdAt = new Date();
+    return { id: randomUUID(), clientId: randomUUID(), content, metadata: JSON.stringify(userMessageMetadata(createdAt)), tokenCount: countTokens(content), createdAt };
+  });
   const perBlock = THROUGHPUT_MESSAGES / THROUGHPUT_BLOCKS;
   let fullMs = 0;
   let bareMs = 0;
@@ -95,19 +107,45 @@ async function measurePostThroughput(server: Server_, conversationId: string, us
     let started = performance.now();
     for (let index = block * perBlock; index < (block + 1) * perBlock; index += 1) {
       const input = postMessageInputSchema.parse({ conversationId, clientId: randomUUID(), content: `throughput ${index}` });
-      // Senders rotate so the per-user rate limit (20 per 10 s) is not what is measured.
-      await sendMessage({ prisma, publisher: server.runtime.realtime }, { userId: userIds[index % userIds.length]!, input });
+      await sendMessage({ prisma, publisher: server.runtime.realtime }, { userId: authorOf(index), input });
     }
     fullMs += performance.now() - started;
 
     started = performance.now();
-    for (let index = block * perBlock + 1; index <= (block + 1) * perBlock; index += 1) {
-      await prisma.$executeRaw`INSERT INTO "messages" ("id", "conversationId", "seq", "authorUserId", "role", "content") VALUES (${randomUUID()}, ${bareConversationId}, ${index}, ${userIds[0]}, 'user', ${`bare ${index}`})`;
+    for (let index = block * perBlock; index < (block + 1) * perBlock; index += 1) {
+      const row = bareRows[index]!;
+      await prisma.$executeRaw`INSERT INTO "messages" ("id", "conversationId", "seq", "clientId", "authorUserId", "role", "content", "metadata", "tokenCount", "createdAt")
+        VALUES (${row.id}, ${bareConversationId}, ${index + 1}, ${row.clientId}, ${authorOf(index)}, 'user', ${row.content}, ${row.metadata}::jsonb, ${row.tokenCount}, ${row.createdAt})`;
     }
     bareMs += performance.now() - started;
   }
+  await assertSameMessages(prisma, { posted: conversationId, bare: bareConversationId });
   const perSecond = (ms: number) => THROUGHPUT_MESSAGES / (ms / 1000);
   return [result("conversations.post_throughput", "messages/s", perSecond(fullMs), perSecond(bareMs), { ratioAtLeast: 0.3 })];
+}
+
+/**
+ * Both sides did the same work: every text posted once and inserted once, by the same author,
+ * with a client id, the same metadata keys and token count; the posts' seqs have no gap (nor has
+ * their conversation), and each author's read position is at their last post.
+ */
+async function assertSameMessages(prisma: Server_["prisma"], { posted, bare }: { posted: string; bare: string }): Promise<void> {
+  const [check] = await prisma.$queryRaw<{ posted: number; bare: number; unmatched: number; seqSpan: number; gaps: number; readBehind: number }[]>`
+    WITH p AS (SELECT * FROM "messages" WHERE "conversationId" = ${posted} AND "content" LIKE 'throughput %'),
+    b AS (SELECT * FROM "messages" WHERE "conversationId" = ${bare})
+    SELECT (SELECT count(*) FROM p)::int AS "posted", (SELECT count(*) FROM b)::int AS "bare",
+      (SELECT count(*) FROM p FULL JOIN b ON b."content" = p."content" AND b."authorUserId" = p."authorUserId" AND b."role" = p."role"
+         AND b."tokenCount" = p."tokenCount" AND b."clientId" IS NOT NULL AND p."clientId" IS NOT NULL
+         AND ARRAY(SELECT jsonb_object_keys(b."metadata") ORDER BY 1) = ARRAY(SELECT jsonb_object_keys(p."metadata") ORDER BY 1)
+       WHERE p."id" IS NULL OR b."id" IS NULL)::int AS "unmatched",
+      (SELECT max("seq") - min("seq") + 1 FROM p)::int AS "seqSpan",
+      (SELECT c."lastSeq" - count(m."id") FROM "conversations" c JOIN "messages" m ON m."conversationId" = c."id" WHERE c."id" = ${posted} GROUP BY c."lastSeq")::int AS "gaps",
+      (SELECT count(*) FROM (SELECT "authorUserId", max("seq") AS "seq" FROM p GROUP BY 1) last
+         JOIN "read_states" r ON r."userId" = last."authorUserId" AND r."conversationId" = ${posted} WHERE r."lastReadSeq" < last."seq")::int AS "readBehind"`;
+  const expected = { posted: THROUGHPUT_MESSAGES, bare: THROUGHPUT_MESSAGES, unmatched: 0, seqSpan: THROUGHPUT_MESSAGES, gaps: 0, readBehind: 0 };
+  if (JSON.stringify(check) !== JSON.stringify(expected)) {
+    throw new Error(`post throughput: the posts and the bare inserts did not write the same messages: ${JSON.stringify(check)}, expected ${JSON.stringify(expected)}`);
+  }
 }
 
 const CONVERSATIONS = 500;
