@@ -79,13 +79,14 @@ async function startBareBroadcast(message: MessageDto): Promise<{ url: string; c
 }
 
 const THROUGHPUT_MESSAGES = 600;
-const THROUGHPUT_BLOCKS = 6;
+const THROUGHPUT_BLOCKS = 60;
 
 /**
  * Messages per second through validation, the posting call and the emit, against bare INSERTs
  * of the same message rows (texts, authors, client ids, metadata, token counts), made before the
- * clock starts. The two alternate in blocks, so that a slow spell of the machine weighs on both
- * alike; the bare rows go to a conversation of their own, whose seqs the posts do not allocate.
+ * clock starts. The two alternate in blocks of ten, so that a slow spell of the machine weighs on
+ * both alike (in blocks of 100, seven runs of the same code gave 0.45-0.89 on a busy
+ * machine); the bare rows go to a conversation of their own, whose seqs the posts do not allocate.
  * What the posts write besides (the seq, the rate bucket, the author's read position) is what is
  * measured.
  */
@@ -121,7 +122,7 @@ async function measurePostThroughput(server: Server_, conversationId: string, us
   }
   await assertSameMessages(prisma, { posted: conversationId, bare: bareConversationId });
   const perSecond = (ms: number) => THROUGHPUT_MESSAGES / (ms / 1000);
-  return [result("conversations.post_throughput", "messages/s", perSecond(fullMs), perSecond(bareMs), { ratioAtLeast: 0.3 })];
+  return [result("conversations.post_throughput", "messages/s", perSecond(fullMs), perSecond(bareMs), { ratioAtLeast: 0.5 })];
 }
 
 /**
