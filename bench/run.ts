@@ -1,4 +1,5 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { measureAgents } from "./agents";
 import { measureBrowser } from "./browser";
@@ -23,10 +24,10 @@ const suites: [string, () => Promise<BenchResult[]>][] = [
   ["panels", measurePanels],
   ["tools", measureTools],
   ["load", measureLoad],
+  ["browser", measureBrowser],
 ];
 // Too slow for every run: only when named (`npm run bench -- memory-large`).
 const onRequest: [string, () => Promise<BenchResult[]>][] = [
-  ["browser", measureBrowser],
   ["files", measureFiles],
   ["memory-large", measureMemoryLarge],
   ["search", measureSearch],
@@ -39,6 +40,9 @@ const compareWith = compareAt >= 0 ? args[compareAt + 1] : undefined;
 if (compareAt >= 0 && !compareWith) throw new Error("--compare needs an earlier results file, e.g. --compare bench/results/before.json");
 const only = args.filter((_, index) => compareAt < 0 || (index !== compareAt && index !== compareAt + 1));
 const results: BenchResult[] = [];
+// A figure means little on a busy machine: the load is printed before and after.
+const load = () => `load average ${loadavg().map((value) => value.toFixed(1)).join(" ")} on ${availableParallelism()} cores`;
+const loadBefore = load();
 for (const [name, run] of [...suites, ...onRequest].filter(([name]) => (only.length === 0 ? suites.some(([suite]) => suite === name) : only.includes(name)))) {
   console.log(`measuring ${name}…`);
   results.push(...(await run()));
@@ -52,17 +56,28 @@ const earlier: typeof measured = only.length === 0 ? [] : await readFile(file, "
 const stored = [...earlier.filter((entry) => !measured.some((fresh) => fresh.name === entry.name)), ...measured];
 await writeFile(file, `${JSON.stringify(stored, null, 2)}\n`);
 
-console.table(
-  results.map((entry) => ({
-    name: entry.name,
-    value: `${entry.value} ${entry.unit}`,
-    baseline: entry.baseline,
-    ratio: entry.ratio,
-    target: entry.target ? Object.entries(entry.target).map(([kind, bound]) => `${kind} ${bound}`).join(", ") : "",
-    met: meetsTarget(entry) === null ? "" : meetsTarget(entry) ? "yes" : "NO",
-  })),
-);
-console.log(`written to ${path.relative(process.cwd(), file)}`);
+const rows = results.map((entry) => ({
+  name: entry.name,
+  value: `${entry.value} ${entry.unit}`,
+  baseline: entry.baseline,
+  ratio: entry.ratio,
+  target: entry.target ? Object.entries(entry.target).map(([kind, bound]) => `${kind} ${bound}`).join(", ") : "",
+  met: meetsTarget(entry) === null ? "" : meetsTarget(entry) ? "yes" : "NO",
+}));
+console.table(rows);
+// The same table in Markdown, for the README's performance section.
+const cell = (value: unknown) => (value === null || value === undefined ? "" : String(value).replaceAll("|", "\\|"));
+const markdown = [
+  `${new Date().toISOString().slice(0, 10)}, ${loadBefore} before and ${load()} after.`,
+  "",
+  "| Figure | Measured | Baseline (same run) | Ratio | Target | Met |",
+  "|---|---|---|---|---|---|",
+  ...rows.map((row) => `| ${[row.name, row.value, row.baseline, row.ratio, row.target, row.met].map(cell).join(" | ")} |`),
+].join("\n");
+const markdownFile = file.replace(/\.json$/, ".md");
+await writeFile(markdownFile, `${markdown}\n`);
+console.log(`${loadBefore} before, ${load()} after`);
+console.log(`written to ${path.relative(process.cwd(), file)} and ${path.relative(process.cwd(), markdownFile)}`);
 if (compareWith) console.table(await compare(measured, compareWith));
 process.exit(0);
 
