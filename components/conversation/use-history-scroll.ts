@@ -23,6 +23,8 @@ interface Keyed {
 const SETTLE_FRAMES = 120;
 /** For how many frames (about a second) after an older page arrives the message being read is held in place: Virtuoso may correct late. */
 const HOLD_FRAMES = 60;
+/** For how many frames after a scroll the message being read is watched for rows moving it (see useHoldReadingPlace). */
+const WATCH_FRAMES = 60;
 
 /** What a person does to move the list (scroll, type, click, touch), as opposed to the list moving by itself. */
 const READER_EVENTS = ["wheel", "touchstart", "keydown", "pointerdown"] as const;
@@ -51,15 +53,32 @@ function readingPlace(scroller: HTMLElement | null): { seq: string; offset: numb
   return null;
 }
 
+/** How far the message noted is from where it was noted, and where the list is scrolled to; null when the message is not in the page. */
+function driftOf(element: HTMLElement, held: { seq: string; offset: number }): { drift: number; top: number } | null {
+  const target = element.querySelector<HTMLElement>(`[data-seq="${held.seq}"]`);
+  if (!target) return null;
+  return { drift: target.getBoundingClientRect().top - element.getBoundingClientRect().top - held.offset, top: element.scrollTop };
+}
+
 /**
  * Virtuoso keeps the rows in place when rows are added above (`firstItemIndex`), but not always
  * while it measures them (rows of unknown height added before the reader has scrolled up, or
  * with rows rendered above the view: react-virtuoso issues 947 and 1405). So the message being
  * read when a page arrives (as the last scroll left it) is put back where it was, frame by
- * frame, until the rows have been measured, or until the reader does anything. Returns what notes the
- * place on each scroll.
+ * frame, until the rows have been measured, or until the reader does anything.
+ *
+ * Without a page either: a row rendered above the view on the way up is drawn at its real height
+ * where Virtuoso had counted an estimate, so everything below it moves by the difference, and
+ * Virtuoso scrolls by that difference only when the row is measured while it still takes the
+ * list to be going up, which it stops doing soon after the scroll (its direction falls back to
+ * none 50 ms after a scroll starts). On a busy machine the rows were measured 45 to 120 ms after
+ * the scroll and not scrolled back: the message being read stayed 240 px down or 248 px up. So
+ * after each scroll the message is watched: a move of it while the list has not scrolled is the
+ * rows', not the reader's (who moves it only by scrolling: any scroll since leaves it alone),
+ * and once Virtuoso has had the frame in which it would have scrolled it back, it is put back.
+ * Returns what notes the place on each scroll.
  */
-function useHoldReadingPlace(scroller: RefObject<HTMLElement | null>, firstItemIndex: number): () => void {
+function useHoldReadingPlace(scroller: RefObject<HTMLElement | null>, firstItemIndex: number, following: RefObject<boolean>): () => void {
   const place = useRef<{ seq: string; offset: number } | null>(null);
   const holding = useRef(false);
   const seenFirst = useRef(firstItemIndex);
@@ -74,8 +93,7 @@ function useHoldReadingPlace(scroller: RefObject<HTMLElement | null>, firstItemI
     let frames = 0;
     let frame = 0;
     const hold = () => {
-      const target = element.querySelector<HTMLElement>(`[data-seq="${held.seq}"]`);
-      const drift = target ? target.getBoundingClientRect().top - element.getBoundingClientRect().top - held.offset : 0;
+      const drift = driftOf(element, held)?.drift ?? 0;
       if (Math.abs(drift) >= 1) element.scrollTop += drift;
       if (++frames < HOLD_FRAMES) frame = requestAnimationFrame(hold);
       else release();
@@ -90,9 +108,51 @@ function useHoldReadingPlace(scroller: RefObject<HTMLElement | null>, firstItemI
     hold();
     return release;
   }, [scroller, firstItemIndex]);
+
+  const watch = useRef({ framesLeft: 0, frame: 0, timer: 0 });
   const [note] = useState(() => () => {
-    if (!holding.current) place.current = readingPlace(scroller.current);
+    if (holding.current) return;
+    place.current = readingPlace(scroller.current);
+    const watching = watch.current;
+    const running = watching.framesLeft > 0;
+    watching.framesLeft = WATCH_FRAMES;
+    if (running) return;
+    // Where the message was moved to with the list not scrolled: null when it has not moved.
+    const moved = () => {
+      const element = scroller.current;
+      const held = place.current;
+      if (!element || !held || holding.current || following.current) return null;
+      const now = driftOf(element, held);
+      return now && Math.abs(now.drift) >= 1 ? { ...now, seq: held.seq } : null;
+    };
+    const alike = (one: ReturnType<typeof moved>, other: ReturnType<typeof moved>) =>
+      one !== null && other !== null && one.seq === other.seq && one.top === other.top && Math.abs(one.drift - other.drift) < 1;
+    // Virtuoso measures the rows in the frame the move is first seen in and scrolls the list back,
+    // when it does, in one of its callbacks of the next frame; so a move seen in two frames is
+    // decided on after that frame's callbacks, if nothing has moved since.
+    let seen: ReturnType<typeof moved> = null;
+    const check = () => {
+      const now = moved();
+      if (alike(seen, now) && !watching.timer) {
+        watching.timer = window.setTimeout(() => {
+          watching.timer = 0;
+          const after = moved();
+          if (alike(now, after)) scroller.current!.scrollTop += after!.drift;
+        });
+      }
+      seen = now;
+      if (--watching.framesLeft > 0) watching.frame = requestAnimationFrame(check);
+    };
+    watching.frame = requestAnimationFrame(check);
   });
+  useEffect(() => {
+    const watching = watch.current;
+    return () => {
+      watching.framesLeft = 0;
+      cancelAnimationFrame(watching.frame);
+      clearTimeout(watching.timer);
+    };
+  }, []);
   return note;
 }
 
@@ -141,7 +201,7 @@ export function useHistoryScroll<Row extends Keyed>({
   // Nothing is loaded above until the list has taken its first position (at the newest message, or at `?at=`).
   const positioned = useRef(false);
   const firstItemIndex = useMemo(() => FIRST_INDEX - Math.max(0, anchorKey === null ? 0 : rows.findIndex((row) => row.key === anchorKey)), [rows, anchorKey]);
-  const noteReadingPlace = useHoldReadingPlace(scroller, firstItemIndex);
+  const noteReadingPlace = useHoldReadingPlace(scroller, firstItemIndex, following);
 
   // Through Virtuoso, not by setting scrollTop: a position it did not set makes it correct it
   // back, and the two took turns (every row mounted again, frame after frame, at phone width).
