@@ -12,7 +12,8 @@ export interface BenchResult {
 }
 
 export function result(name: string, unit: string, value: number, baseline: number | null, target?: BenchResult["target"]): BenchResult {
-  return { name, unit, value: round(value), baseline: baseline === null ? null : round(baseline), ratio: baseline === null ? null : round(value / baseline), target };
+  // Nothing against nothing (0 / 0) has no ratio.
+  return { name, unit, value: round(value), baseline: baseline === null ? null : round(baseline), ratio: baseline === null || baseline === 0 ? null : round(value / baseline), target };
 }
 
 export function percentile(samples: number[], p: number): number {
