@@ -28,6 +28,11 @@ describe("Markdown", () => {
     expect(html).toContain('class="hljs-keyword">const</span>');
   });
 
+  it("keeps an ordered list's first number", () => {
+    expect(render("3. third\n4. fourth")).toMatch(/<ol start="3"[^>]*>\s*<li>third<\/li>\s*<li>fourth<\/li>/);
+    expect(render("1. first")).not.toContain("start=");
+  });
+
   it("shows raw HTML as text", () => {
     expect(render("<script>alert(1)</script>")).not.toContain("<script>");
   });

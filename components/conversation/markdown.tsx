@@ -46,7 +46,12 @@ const components: Components = {
     </td>
   ),
   ul: ({ children }) => <ul className="list-disc space-y-0.5 pl-6">{children}</ul>,
-  ol: ({ children }) => <ol className="list-decimal space-y-0.5 pl-6">{children}</ol>,
+  // A list may start at another number than 1 ("3. …"): its start is kept.
+  ol: ({ children, start }) => (
+    <ol start={start} className="list-decimal space-y-0.5 pl-6">
+      {children}
+    </ol>
+  ),
   p: ({ children }) => <p className="whitespace-pre-wrap break-words">{children}</p>,
   blockquote: ({ children }) => <blockquote className="border-l-4 border-slate-300 pl-3 text-muted dark:border-slate-600">{children}</blockquote>,
   h1: ({ children }) => <p className="text-lg font-bold">{children}</p>,
