@@ -19,6 +19,16 @@ describe("markdownBlocks", () => {
     expect(markdownBlocks("Read back:\n1. one\n2. two")).toEqual([block("Read back:"), { kind: "list", items: ["1. one", "2. two"] }]);
   });
 
+  it("numbers each ordered item as the whole list shows it, and starts a new list where the marker changes", () => {
+    expect(markdownBlocks("1. one\n1. two\n1. three")).toEqual([{ kind: "list", items: ["1. one", "2. two", "3. three"] }]);
+    expect(markdownBlocks("3) three\n9) four")).toEqual([{ kind: "list", items: ["3) three", "4) four"] }]);
+    expect(markdownBlocks("1. one\n2. two\n- a bullet\n3. three")).toEqual([
+      { kind: "list", items: ["1. one", "2. two"] },
+      { kind: "list", items: ["- a bullet"] },
+      { kind: "list", items: ["3. three"] },
+    ]);
+  });
+
   it("leaves a paragraph whole when a later line only looks like an item, and never cuts inside a fence", () => {
     expect(markdownBlocks("We shipped in\n2. quarter")).toEqual([block("We shipped in\n2. quarter")]);
     expect(markdownBlocks("```\n1. not an item\n- nor this\n```")).toEqual([block("```\n1. not an item\n- nor this\n```")]);

@@ -13,26 +13,31 @@ import { StopButton } from "./stop-button";
 /** A block of a streaming reply's markdown, or a list cut into its items. */
 export type ReplyBlock = { kind: "block"; text: string } | { kind: "list"; items: string[] };
 
-/** A list item's first line at the margin (`1.`, `2)`, `-`, `*`, `+`); anything else continues the item. */
-const LIST_ITEM = /^(\d{1,9}[.)]|[-*+])[ \t]/;
+/** A list item's first line at the margin (`1.`, `2)`, `-`, `*`, `+`): its number and its marker; anything else continues the item. */
+const LIST_ITEM = /^(?:(\d{1,9})([.)])|([-*+]))[ \t]/;
 /** The items that may end a paragraph without a blank line (CommonMark: a bullet, or an ordered list starting at 1). */
 const LIST_START = /^([-*+]|1[.)])[ \t]/;
 
 /**
  * A reply's markdown cut into its blocks (paragraphs, lists, tables, fenced code), at blank lines
  * outside a code fence, and a list into its items: while it streams, only the last block or item
- * still changes, so a piece re-parses a few lines, not the whole list it is writing.
+ * still changes, so a piece re-parses a few lines, not the whole list it is writing. A list ends
+ * where its marker changes (as in CommonMark), and an ordered item is given the number the whole
+ * list would show it with (the list's first number, counted on), since it is parsed alone.
  */
 export function markdownBlocks(text: string): ReplyBlock[] {
   const blocks: ReplyBlock[] = [];
   let lines: string[] = [];
   let items: string[] | null = null;
+  /** The open list's marker (`.`, `)`, `-`, `*`, `+`) and its first number (ordered lists). */
+  let list = null as { marker: string; start: number } | null;
   let fence: string | null = null;
   const flush = () => {
     if (items) items.push(lines.join("\n"));
     if (items || lines.length > 0) blocks.push(items ? { kind: "list", items } : { kind: "block", text: lines.join("\n") });
     lines = [];
     items = null;
+    list = null;
   };
   for (const line of text.split("\n")) {
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
@@ -41,14 +46,22 @@ export function markdownBlocks(text: string): ReplyBlock[] {
       flush();
       continue;
     }
-    if (fence === null && LIST_ITEM.test(line)) {
-      if (items) {
+    const item = fence === null ? LIST_ITEM.exec(line) : null;
+    if (item) {
+      const [, number, delimiter, bullet] = item;
+      const listMarker = bullet ?? delimiter!;
+      if (items && list?.marker === listMarker) {
         items.push(lines.join("\n"));
         lines = [];
-      } else if (lines.length === 0 || LIST_START.test(line)) {
+      } else if (items || lines.length === 0 || LIST_START.test(line)) {
         // Elsewhere a paragraph's next line may look like an item ("2. quarter") and be part of it.
         flush();
         items = [];
+        list = { marker: listMarker, start: Number(number ?? 1) };
+      }
+      if (items && number !== undefined) {
+        lines.push(`${list!.start + items.length}${line.slice(number.length)}`);
+        continue;
       }
     }
     lines.push(line);
