@@ -61,8 +61,9 @@ export async function claimNextDispatch(
   // One statement, chorus_claim_dispatch (migration 20261127020000_turn_functions), whose plan is
   // kept. The embedded database runs one statement at a time, so only a shared PostgreSQL needs
   // the lock: two nodes counting at once would both see room for one more turn. The loading
-  // (migration 20261127100000_claim_with_turn) reads what was committed when the statement began,
-  // which holds the message: it was written with its dispatch.
+  // (migration 20261127100000_claim_with_turn) reads what was committed after the claim
+  // (20261128010000_claimed_turn_fresh_snapshot), which holds the message: it was written with its
+  // dispatch, perhaps while the claim waited for the lock.
   const [row] = await prisma.$queryRaw<ClaimedDispatch[]>`
     SELECT ${dispatchTable.columns}, "chorus_claimed_turn_context"(d) AS "turn"
     FROM "chorus_claim_dispatch"(${Math.round(leaseMs)}::int, ${among ?? null}::text[], ${providerLimit}::int, ${providerLimit > 0 && sharedDatabase}, ${nodeName}) d`;

@@ -10,6 +10,8 @@ import { openDirectMessage } from "@/lib/conversations/open-direct-message";
 import { createChannel } from "@/lib/conversations/create-channel";
 import { createProjectWithChannel } from "../support/fixtures";
 import { TestApp, type TestUser } from "../support/test-app";
+import { until } from "../support/until";
+import { databaseMode } from "../support/database-mode";
 
 /** Which messages make which agents act, and that each (message, agent) is dispatched once. */
 describe("dispatch", () => {
@@ -124,6 +126,27 @@ describe("dispatch", () => {
     expect(next).toMatchObject({ messageId: unreadable.id, attempt: 1, turn: null });
     await expect(loadTurnContext(app.prisma, next)).rejects.toThrow(/boolean/);
   });
+
+  // Only a shared PostgreSQL has a second connection to commit while a claim waits.
+  it.runIf(databaseMode === "postgres")(
+    "a claim that waited for another node's claim loads the message committed meanwhile, not what was there when it began",
+    async () => {
+      const waitingClaim = async () =>
+        (await app.db.sql.query<{ waiting: number }>(`SELECT count(*)::int AS "waiting" FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`))[0]!.waiting > 0;
+      const { id: roomId } = await createChannel(app.prisma, { userId: alice.id, projectId, name: "waiting", agentIds: [agents.toby] });
+      const { claimed, message } = await app.db.sql.transaction(async (otherNode) => {
+        // Another node's claim holds the provider-limit lock: this claim's statement begins, then waits.
+        await otherNode.query(`SELECT pg_advisory_xact_lock(hashtext('chorus.provider-limit'))`);
+        const claiming = claimNextDispatch(app.prisma, { leaseMs: 60_000, providerLimit: 2, sharedDatabase: true });
+        await until(waitingClaim, "the claim to wait for the lock");
+        const posted = await post(roomId, "@toby are you there?");
+        return { claimed: claiming, message: posted.message };
+      });
+      const turn = (await claimed)!;
+      expect(turn.messageId).toBe(message.id);
+      expect((await loadTurnContext(app.prisma, turn)).current.id).toBe(message.id);
+    },
+  );
 
   it("a worker stopped while claiming gives the dispatch back at once instead of starting it", async () => {
     const { message } = await post(groupId, "@toby are you still there?");
