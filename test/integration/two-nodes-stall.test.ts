@@ -44,11 +44,11 @@ describe("two nodes: one stalls past its leases", () => {
     return frozen;
   };
   const leaseLostLines = (node: NodeProcess, id: string) => node.output().split("\n").filter((line) => line.includes("lease lost") && line.includes(id));
-  /** The node whose process holds the row's lease (leasedBy is host:pid), and the other one. */
+  /** The node whose process holds the row's lease (leasedBy is host:pid), and the index of the other one. */
   const holderOf = (leasedBy: string | null) => {
     const index = nodes.findIndex((node) => leasedBy?.endsWith(`:${node.child.pid}`));
     expect(index).toBeGreaterThanOrEqual(0);
-    return { stalled: nodes[index]!, other: index };
+    return { stalled: nodes[index]!, other: 1 - index };
   };
   /** A person on each node watching the conversation: events are read on the node that does not stall. */
   const watchOnBoth = async (conversationId: string) => {
