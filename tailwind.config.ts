@@ -2,7 +2,6 @@ import type { Config } from "tailwindcss";
 
 // Theme tokens; app/globals.css loads this file with `@config`.
 export default {
-  darkMode: "media",
   theme: {
     extend: {
       colors: {

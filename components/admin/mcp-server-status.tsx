@@ -1,3 +1,4 @@
+import { DATE_AND_TIME, useDateFormat } from "@/components/providers/preferences-provider";
 import type { McpServerView } from "@/lib/mcp/mcp-server-view";
 
 const badges: Record<McpServerView["status"], [label: string, className: string]> = {
@@ -14,9 +15,10 @@ export function McpStatusBadge({ status }: { status: McpServerView["status"] }) 
 
 /** Server and browser may be in different time zones: the browser's reading wins without a warning. */
 function When({ iso }: { iso: string }) {
+  const format = useDateFormat(DATE_AND_TIME);
   return (
     <time dateTime={iso} suppressHydrationWarning>
-      {new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+      {format.format(new Date(iso))}
     </time>
   );
 }

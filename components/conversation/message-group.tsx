@@ -1,5 +1,6 @@
 import { memo, type LiHTMLAttributes } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
+import { TIME_OF_DAY, useDateFormat } from "@/components/providers/preferences-provider";
 import { Avatar, colourFor } from "@/components/ui/avatar";
 import { HandoffNotice } from "@/components/handoffs/handoff-notice";
 import { PanelOnQuestion, PanelResult } from "@/components/panels/panel-card";
@@ -15,7 +16,6 @@ import { useRenderCount } from "./render-count";
 import { ReplyDetails } from "./reply-details";
 import { ToolStep } from "./tool-step";
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
 function authorView(author: Group["author"]) {
   if (author.kind === "user") return { name: author.name, colour: colourFor(author.id), agent: false };
@@ -68,6 +68,7 @@ export const MessageGroupContent = memo(
   function MessageGroupContent({ group, handles, onInspect, onOpenFork, context, highlighted }: GroupProps & { askers?: string; resendableId?: string | null }) {
     const first = group.messages[0]!;
     const view = authorView(group.author);
+    const timeFormat = useDateFormat(TIME_OF_DAY);
     if (group.author.kind === "system") {
       return group.messages.map((message) => (
         <p key={message.id} className="whitespace-pre-wrap">

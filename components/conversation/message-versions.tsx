@@ -4,9 +4,9 @@ import { useEffect, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageVersionView } from "@/lib/messages/list-versions";
 import type { MessageChanges } from "@/hooks/use-message-changes";
+import { DATE_AND_TIME, useDateFormat } from "@/components/providers/preferences-provider";
 
 const kindWords: Record<MessageVersionView["kind"], string> = { original: "Original", edit: "Edited", resend: "Edited and sent again", generation: "Answer" };
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** ‹ 2/3 ›: which version the conversation continues from, for those who may switch it. */
 export function VersionSwitcher({ message, changes, canSwitch }: { message: MessageDto; changes: MessageChanges; canSwitch: boolean }) {
@@ -36,6 +36,7 @@ export function VersionSwitcher({ message, changes, canSwitch }: { message: Mess
 /** Every version of a message, listed under it; those who may switch can show another. */
 export function VersionHistory({ message, changes, canSwitch, onClose }: { message: MessageDto; changes: MessageChanges; canSwitch: boolean; onClose: () => void }) {
   const [versions, setVersions] = useState<MessageVersionView[] | null>(null);
+  const timeFormat = useDateFormat(DATE_AND_TIME);
   useEffect(() => {
     let current = true;
     void changes.listVersions(message.id).then((found) => current && setVersions(found));

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { DATE_AND_TIME, useDateFormat } from "@/components/providers/preferences-provider";
 import type { SearchPage, SearchResult } from "@/lib/search/search-messages";
 import type { SnippetPart } from "@/lib/search/snippet";
 
@@ -58,6 +59,7 @@ export function SearchResults(state: SearchResultsState) {
 }
 
 function ResultLink({ result }: { result: SearchResult }) {
+  const when = useDateFormat(DATE_AND_TIME);
   return (
     <Link
       href={`/c/${result.conversationId}?at=${result.seq}`}
@@ -66,7 +68,7 @@ function ResultLink({ result }: { result: SearchResult }) {
       <span className="flex flex-wrap items-baseline gap-x-2 text-xs text-muted">
         <span className="font-semibold text-muted-strong">{result.conversationTitle}</span>
         <span>{result.author?.name ?? "Unknown"}</span>
-        <time dateTime={result.createdAt}>{new Date(result.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}</time>
+        <time dateTime={result.createdAt}>{when.format(new Date(result.createdAt))}</time>
       </span>
       <span className="mt-1 block break-words text-sm text-slate-900 dark:text-slate-100">
         <Snippet parts={result.snippet} />

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { ApiTokenSummary } from "@/lib/api-tokens/list-api-tokens";
+import { DATE_AND_TIME, useDateFormat } from "@/components/providers/preferences-provider";
 import { ItemList } from "@/components/ui/item-list";
 
 type CreateAction = (input: unknown) => Promise<ActionResult<{ token: string; name: string }>>;
@@ -18,6 +19,8 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
   const [created, setCreated] = useState<{ token: string; name: string } | null>(null);
   const [copied, setCopied] = useState(false);
   const nameInput = useRef<HTMLInputElement>(null);
+  const when = useDateFormat(DATE_AND_TIME);
+  const formatDate = (iso: string) => when.format(new Date(iso));
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -115,6 +118,3 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
   );
 }
 
-function formatDate(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}

@@ -1,4 +1,4 @@
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import type { z } from "zod";
 import type { Prisma } from "@/lib/db/open-database";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-request";
@@ -29,7 +29,9 @@ export function authEntryHooks(prisma: Prisma) {
       if (!rule) return;
       const body = rule((ctx.body ?? {}) as Body);
       const address = ctx.headers?.get(CLIENT_ADDRESS_HEADER) ?? undefined;
-      const keys = throttleKeys(ctx.path, String(body.email ?? ""), address);
+      // Changing a password proves the current one: guessing it there is throttled as at sign-in.
+      const account = ctx.path === "/change-password" ? (await getSessionFromCtx(ctx))?.user.email : body.email;
+      const keys = throttleKeys(ctx.path, String(account ?? ""), address);
       if (keys.length > 0) {
         const verdict = await takeAttempt(prisma, keys);
         if (!verdict.allowed) {
@@ -50,7 +52,7 @@ export function authEntryHooks(prisma: Prisma) {
 }
 
 function throttleKeys(path: string, email: string, address: string | undefined): ThrottleKey[] {
-  if (path !== "/sign-in/email") return [];
+  if (path !== "/sign-in/email" && !(path === "/change-password" && email)) return [];
   return [{ kind: "account", value: email }, ...(address ? [{ kind: "address" as const, value: address }] : [])];
 }
 

@@ -39,6 +39,9 @@ export function createAuth(options: CreateAuthOptions) {
       additionalFields: {
         role: { type: "string", required: false, input: false, defaultValue: "member" },
         handle: { type: "string", required: false, input: false },
+        // Changed through the settings page's own action (lib/account/update-profile), never the auth API.
+        theme: { type: "string", required: false, input: false },
+        timeFormat: { type: "string", required: false, input: false },
       },
     },
     session: { expiresIn: SESSION_LIFETIME_S, updateAge: 60 * 60 * 24 },

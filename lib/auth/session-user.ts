@@ -1,3 +1,4 @@
+import { preferencesOf, type Preferences } from "@/lib/account/preferences";
 import type { Auth } from "./create-auth";
 
 export type UserRole = "member" | "admin" | "debug";
@@ -13,6 +14,7 @@ export interface SessionUser {
 export interface UserSession {
   user: SessionUser;
   session: { id: string; expiresAt: number };
+  preferences: Preferences;
 }
 
 const roles: readonly UserRole[] = ["member", "admin", "debug"];
@@ -23,7 +25,11 @@ export async function getUserSession(auth: Auth, headers: Headers): Promise<User
   if (!found) return null;
   const { id, name, email } = found.user;
   const role = roles.find((candidate) => candidate === (found.user as { role?: unknown }).role) ?? "member";
-  return { user: { id, name, email, role }, session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt).getTime() } };
+  return {
+    user: { id, name, email, role },
+    session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt).getTime() },
+    preferences: preferencesOf(found.user as { theme?: unknown; timeFormat?: unknown }),
+  };
 }
 
 /** The signed-in user for these request headers (cookie), or null. */

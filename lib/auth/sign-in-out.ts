@@ -38,7 +38,7 @@ export async function signOut(auth: Auth, { headers }: { headers: Headers }): Pr
 }
 
 /** What our own hooks refused (throttle, validation), in the app's terms. */
-function expectedAuthError(error: unknown): AppError | null {
+export function expectedAuthError(error: unknown): AppError | null {
   if (!isAPIError(error)) return null;
   const message = typeof error.body?.message === "string" ? error.body.message : error.message;
   if (error.body?.code === "TOO_MANY_ATTEMPTS") return new AppError("rate_limited", message);

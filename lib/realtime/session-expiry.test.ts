@@ -1,3 +1,4 @@
+import { DEFAULT_PREFERENCES } from "@/lib/account/preferences";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { UserSession } from "@/lib/auth/session-user";
 import type { SessionEnded } from "./events";
@@ -41,7 +42,7 @@ describe("watchSessionExpiry", () => {
 
   it("follows a session that was extended meanwhile, and ends it at the new expiry", async () => {
     const socket = fakeSocket(10_000);
-    const { ended } = watch(socket, [{ user, session: { id: "s1", expiresAt: 50_000 } }, null]);
+    const { ended } = watch(socket, [{ user, session: { id: "s1", expiresAt: 50_000 }, preferences: DEFAULT_PREFERENCES }, null]);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(ended).toEqual([]);
     expect(socket.data.sessionExpiresAt).toBe(50_000);

@@ -1,6 +1,8 @@
 "use server";
 
 import { z } from "zod";
+import { changePassword, changePasswordSchema } from "@/lib/account/change-password";
+import { profileSchema, updateProfile } from "@/lib/account/update-profile";
 import { userAction } from "@/lib/actions/safe-action";
 import { apiTokenNameSchema, createApiToken } from "@/lib/api-tokens/create-api-token";
 import { revokeApiToken } from "@/lib/api-tokens/revoke-api-token";
@@ -12,3 +14,7 @@ export const createApiTokenAction = userAction("create-api-token", z.object({ na
 export const revokeApiTokenAction = userAction("revoke-api-token", z.object({ tokenId: z.string().min(1, "Choose a token.") }), (input, { runtime, user }) =>
   revokeApiToken(runtime.db.prisma, { userId: user.id, tokenId: input.tokenId }),
 );
+
+export const updateProfileAction = userAction("update-profile", profileSchema, (input, { runtime, user }) => updateProfile(runtime.db.prisma, { userId: user.id, input }));
+
+export const changePasswordAction = userAction("change-password", changePasswordSchema, (input, { runtime, headers }) => changePassword(runtime.auth, { input, headers }));

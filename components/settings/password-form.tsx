@@ -1,0 +1,75 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { FieldError, inputClass, OFFLINE, SettingsSection, submitClass, type SettingsAction } from "./form-parts";
+
+const fields = [
+  ["currentPassword", "Current password", "current-password"],
+  ["newPassword", "New password", "new-password"],
+] as const;
+
+/** A new password, proven by the current one; optionally ends every other session at once. */
+export function PasswordForm({ change }: { change: SettingsAction<{ signedOutOthers: boolean }> }) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [done, setDone] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setSaving(true);
+    setDone(null);
+    const result = await change({ currentPassword: form.get("currentPassword"), newPassword: form.get("newPassword"), signOutOthers: form.get("signOutOthers") === "on" }).catch(() => OFFLINE);
+    setSaving(false);
+    if ("error" in result) {
+      setErrors({ form: result.error.message, ...result.error.fields });
+      return;
+    }
+    setErrors({});
+    formElement.reset();
+    setDone(result.data.signedOutOthers ? "Password changed. Your other sessions are signed out." : "Password changed.");
+  };
+
+  const fieldError = Object.keys(errors).some((key) => key !== "form");
+  return (
+    <SettingsSection id="password" title="Password">
+      <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
+        {fields.map(([name, label, autoComplete]) => (
+          <div key={name}>
+            <label className="block text-sm font-medium">
+              {label}
+              <input
+                type="password"
+                name={name}
+                required
+                autoComplete={autoComplete}
+                aria-invalid={errors[name] ? true : undefined}
+                aria-describedby={errors[name] ? `${name}-error` : undefined}
+                className={inputClass}
+              />
+            </label>
+            <FieldError id={`${name}-error`} message={errors[name]} />
+          </div>
+        ))}
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="signOutOthers" className="accent-brand-600" />
+          Sign out my other sessions
+        </label>
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" disabled={saving} className={submitClass}>
+            Change password
+          </button>
+          <p role="status" className="text-sm text-muted-strong">
+            {done ?? ""}
+          </p>
+        </div>
+        {errors.form && !fieldError && (
+          <p role="alert" className="text-sm text-danger">
+            {errors.form}
+          </p>
+        )}
+      </form>
+    </SettingsSection>
+  );
+}

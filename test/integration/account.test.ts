@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changePassword, changePasswordSchema } from "@/lib/account/change-password";
+import { profileSchema, readProfile, updateProfile } from "@/lib/account/update-profile";
+import { getUserSession } from "@/lib/auth/session-user";
+import type { AppError } from "@/lib/errors/app-error";
+import { TestApp, type TestUser } from "../support/test-app";
+import { until } from "../support/until";
+
+/** A person's own account: name, theme, time format and password. */
+describe("account", () => {
+  let app: TestApp;
+  const headersOf = (user: TestUser) => new Headers({ cookie: user.cookie });
+  const change = (user: TestUser, input: unknown) => changePassword(app.runtime.auth, { input: changePasswordSchema.parse(input), headers: headersOf(user) });
+  const failure = async (promise: Promise<unknown>) => (await promise.then(() => null, (error: unknown) => error)) as AppError | null;
+  const signsIn = async (email: string, password: string) =>
+    (await app.runtime.auth.api.signInEmail({ body: { email, password }, asResponse: true })).status === 200;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+  });
+  afterAll(() => app.close());
+
+  it("saves a name, a theme and a time format, which the person's session then carries", async () => {
+    const kim = await app.signUp("Kim");
+    expect(await getUserSession(app.runtime.auth, headersOf(kim))).toMatchObject({ preferences: { theme: "system", timeFormat: "auto" } });
+
+    const saved = await updateProfile(app.prisma, { userId: kim.id, input: profileSchema.parse({ name: "  Kim Lee ", theme: "dark", timeFormat: "12h" }) });
+
+    expect(saved).toEqual({ name: "Kim Lee", theme: "dark", timeFormat: "12h" });
+    expect(await readProfile(app.prisma, { userId: kim.id })).toEqual(saved);
+    expect(await getUserSession(app.runtime.auth, headersOf(kim))).toMatchObject({ user: { name: "Kim Lee" }, preferences: { theme: "dark", timeFormat: "12h" } });
+  });
+
+  it("refuses an empty name, an unknown theme or time format, saying which", () => {
+    const refused = profileSchema.safeParse({ name: " ", theme: "sepia", timeFormat: "36h" });
+    expect(refused.success).toBe(false);
+    expect(Object.fromEntries(refused.error!.issues.map((issue) => [issue.path.join("."), issue.message]))).toEqual({
+      name: "Tell us your name.",
+      theme: "Choose system, light or dark.",
+      timeFormat: "Choose automatic, 12-hour or 24-hour.",
+    });
+  });
+
+  it("changes the password only with the right current one, and refuses a weak or unchanged new one", async () => {
+    const ana = await app.signUp("Ana");
+    expect(await failure(change(ana, { currentPassword: "wrong-horse-1", newPassword: "new-horse-22" }))).toMatchObject({ code: "bad_request", fields: { currentPassword: "Your current password is not right." } });
+    expect(changePasswordSchema.safeParse({ currentPassword: "correct-horse-1", newPassword: "short" }).error?.issues[0]?.message).toBe("Use at least 8 characters.");
+    expect(changePasswordSchema.safeParse({ currentPassword: "correct-horse-1", newPassword: "onlyletters" }).error?.issues[0]?.message).toMatch(/Too weak/);
+    expect(await failure(change(ana, { currentPassword: "correct-horse-1", newPassword: "correct-horse-1" }))).toMatchObject({ fields: { newPassword: "Choose a password other than your current one." } });
+    expect(await signsIn(ana.email, "correct-horse-1")).toBe(true);
+
+    expect(await change(ana, { currentPassword: "correct-horse-1", newPassword: "new-horse-22" })).toEqual({ signedOutOthers: false });
+
+    expect(await signsIn(ana.email, "correct-horse-1")).toBe(false);
+    expect(await signsIn(ana.email, "new-horse-22")).toBe(true);
+  });
+
+  it("throttles guesses of the current password as sign-in does", async () => {
+    const bo = await app.signUp("Bo");
+    const refusals = [];
+    for (let attempt = 0; attempt < 7; attempt++) refusals.push((await failure(change(bo, { currentPassword: `guess-${attempt}-x`, newPassword: "new-horse-22" })))?.code);
+    // As at sign-in: five free attempts, the sixth goes ahead and makes the next one wait.
+    expect(refusals.slice(0, 6)).toEqual(Array(6).fill("bad_request"));
+    expect(refusals[6]).toBe("rate_limited");
+    expect(await failure(change(bo, { currentPassword: "correct-horse-1", newPassword: "new-horse-22" }))).toMatchObject({ code: "rate_limited" });
+  });
+
+  it("signs out the person's other sessions when asked, ending their sockets, and keeps this one", async () => {
+    const lu = await app.signUp("Lu");
+    const phone = await app.signIn(lu);
+    const [here, there] = [await app.connect(lu), await app.connect(phone)];
+    const ended: unknown[] = [];
+    there.on("session:ended", (payload) => ended.push(payload));
+
+    expect(await change(lu, { currentPassword: "correct-horse-1", newPassword: "new-horse-22", signOutOthers: true })).toEqual({ signedOutOthers: true });
+
+    await until(() => there.disconnected, "the other session's socket to end");
+    expect(ended).toEqual([{ reason: "signed_out" }]);
+    expect(await getUserSession(app.runtime.auth, headersOf(phone))).toBeNull();
+    expect(here.connected).toBe(true);
+    expect(await getUserSession(app.runtime.auth, headersOf(lu))).not.toBeNull();
+  });
+});
