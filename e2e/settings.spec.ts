@@ -101,3 +101,33 @@ test("the settings screen fits a phone and is accessible in light and dark, with
   await expect(password(cy.page).getByLabel("Current password")).toHaveAccessibleDescription("Enter your current password.");
   await expectAccessible(cy.page, "settings with errors at 390 px");
 });
+
+test("deleting one's account asks again and for the password; the messages stay, under 'Deleted user'", async ({ browser }) => {
+  const dee = await newPerson(browser, "Dee");
+  const eli = await newPerson(browser, "Eli");
+  const words = `Goodbye, all ${Date.now().toString(36)}`;
+  await dee.conversation.open("general");
+  await dee.conversation.send("general", words);
+  await expect(dee.conversation.messages().getByText(words)).toBeVisible();
+
+  await dee.page.goto("/settings");
+  const section = dee.page.getByRole("region", { name: "Delete account" });
+  await section.getByRole("button", { name: "Delete my account…" }).click();
+  await section.getByLabel("Your password, to confirm").fill("not-my-password-1");
+  await section.getByRole("button", { name: "Delete my account for good" }).click();
+  await expect(section.getByLabel("Your password, to confirm")).toHaveAccessibleDescription("That is not your password.");
+  await expectAccessible(dee.page, "deleting an account, refused");
+
+  await section.getByLabel("Your password, to confirm").fill(dee.user.password);
+  await section.getByRole("button", { name: "Delete my account for good" }).click();
+  await expect(dee.page).toHaveURL(/\/sign-in$/);
+  await new AuthPage(dee.page).signIn(dee.user);
+  await expect(dee.page.locator("form").getByRole("alert")).toHaveText("Wrong email or password.");
+
+  // Names already on a screen are not rewritten: Eli sees the change once the page loads again.
+  await eli.page.reload();
+  await eli.conversation.open("general");
+  const message = eli.conversation.messages().getByRole("listitem").filter({ hasText: words });
+  await expect(message).toContainText("Deleted user");
+  await expect(message).not.toContainText(dee.user.name);
+});

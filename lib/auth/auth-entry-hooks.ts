@@ -29,8 +29,8 @@ export function authEntryHooks(prisma: Prisma) {
       if (!rule) return;
       const body = rule((ctx.body ?? {}) as Body);
       const address = ctx.headers?.get(CLIENT_ADDRESS_HEADER) ?? undefined;
-      // Changing a password proves the current one: guessing it there is throttled as at sign-in.
-      const account = ctx.path === "/change-password" ? (await getSessionFromCtx(ctx))?.user.email : body.email;
+      // Changing a password or deleting the account proves the current one: guessing it there is throttled as at sign-in.
+      const account = provesPassword(ctx.path) ? (await getSessionFromCtx(ctx))?.user.email : body.email;
       const keys = throttleKeys(ctx.path, String(account ?? ""), address);
       if (keys.length > 0) {
         const verdict = await takeAttempt(prisma, keys);
@@ -51,8 +51,13 @@ export function authEntryHooks(prisma: Prisma) {
   };
 }
 
+/** Endpoints of a signed-in person that check their password. */
+function provesPassword(path: string): boolean {
+  return path === "/change-password" || path === "/verify-password";
+}
+
 function throttleKeys(path: string, email: string, address: string | undefined): ThrottleKey[] {
-  if (path !== "/sign-in/email" && !(path === "/change-password" && email)) return [];
+  if (path !== "/sign-in/email" && !(provesPassword(path) && email)) return [];
   return [{ kind: "account", value: email }, ...(address ? [{ kind: "address" as const, value: address }] : [])];
 }
 

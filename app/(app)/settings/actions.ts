@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { changePassword, changePasswordSchema } from "@/lib/account/change-password";
+import { deleteAccount, deleteAccountSchema } from "@/lib/account/delete-account";
 import { profileSchema, updateProfile } from "@/lib/account/update-profile";
 import { userAction } from "@/lib/actions/safe-action";
 import { apiTokenNameSchema, createApiToken } from "@/lib/api-tokens/create-api-token";
@@ -18,3 +19,7 @@ export const revokeApiTokenAction = userAction("revoke-api-token", z.object({ to
 export const updateProfileAction = userAction("update-profile", profileSchema, (input, { runtime, user }) => updateProfile(runtime.db.prisma, { userId: user.id, input }));
 
 export const changePasswordAction = userAction("change-password", changePasswordSchema, (input, { runtime, headers }) => changePassword(runtime.auth, { input, headers }));
+
+export const deleteAccountAction = userAction("delete-account", deleteAccountSchema, (input, { runtime, user, headers }) =>
+  deleteAccount({ auth: runtime.auth, prisma: runtime.db.prisma, endSession: (sessionId) => runtime.realtime.sessionEnded(sessionId, "signed_out") }, { userId: user.id, password: input.password, headers }),
+);

@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import { ApiTokens } from "@/components/settings/api-tokens";
+import { DeleteAccountForm } from "@/components/settings/delete-account-form";
 import { PasswordForm } from "@/components/settings/password-form";
 import { ProfileForm } from "@/components/settings/profile-form";
 import { readProfile } from "@/lib/account/update-profile";
 import { listApiTokens } from "@/lib/api-tokens/list-api-tokens";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
-import { changePasswordAction, createApiTokenAction, revokeApiTokenAction, updateProfileAction } from "./actions";
+import { changePasswordAction, createApiTokenAction, deleteAccountAction, revokeApiTokenAction, updateProfileAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Chorus" };
 
@@ -21,6 +22,7 @@ export default async function SettingsPage() {
         <ProfileForm profile={profile} save={updateProfileAction} />
         <PasswordForm change={changePasswordAction} />
         <ApiTokens tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
+        <DeleteAccountForm remove={deleteAccountAction} />
       </div>
     </div>
   );

@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import { isAPIError } from "better-auth/api";
+import { z } from "zod";
+import type { Auth } from "@/lib/auth/create-auth";
+import { expectedAuthError } from "@/lib/auth/sign-in-out";
+import { MAX_PASSWORD_LENGTH } from "@/lib/auth/password-policy";
+import type { Prisma } from "@/lib/db/open-database";
+import { AppError } from "@/lib/errors/app-error";
+
+export const DELETED_USER_NAME = "Deleted user";
+const WRONG_PASSWORD = "That is not your password.";
+
+export const deleteAccountSchema = z.object({
+  password: z.string({ error: "Enter your password to delete your account." }).min(1, "Enter your password to delete your account.").max(MAX_PASSWORD_LENGTH, WRONG_PASSWORD),
+});
+
+export interface DeleteAccountDeps {
+  auth: Auth;
+  prisma: Prisma;
+  /** Ends a deleted session's live connections on every node. */
+  endSession(sessionId: string): void;
+}
+
+/**
+ * Deletes the signed-in person's account, proven by their password (throttled as sign-in is).
+ * The row stays, so their messages stay where they were, under "Deleted user"; in one
+ * transaction it loses what identified them (name, email, handle, picture) and the account
+ * loses its password, sessions, API tokens, project memberships and what agents remembered of
+ * them. Their connections end everywhere after the commit. The last admin cannot leave this way.
+ */
+export async function deleteAccount({ auth, prisma, endSession }: DeleteAccountDeps, { userId, password, headers }: { userId: string; password: string; headers: Headers }): Promise<void> {
+  try {
+    await auth.api.verifyPassword({ body: { password }, headers });
+  } catch (error) {
+    if (isAPIError(error) && error.body?.code === "INVALID_PASSWORD") throw new AppError("bad_request", WRONG_PASSWORD, { password: WRONG_PASSWORD });
+    throw expectedAuthError(error) ?? error;
+  }
+  const sessionIds = await prisma.$transaction(async (tx) => {
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { role: true } });
+    if (user.role === "admin" && (await tx.user.count({ where: { role: "admin", deletedAt: null, id: { not: userId } } })) === 0) {
+      throw new AppError("conflict", "You are the only admin: make someone else an admin before deleting your account.");
+    }
+    const marker = randomUUID().slice(0, 8);
+    await tx.user.update({
+      where: { id: userId },
+      data: { name: DELETED_USER_NAME, email: `deleted-${userId}@deleted.invalid`, handle: `deleted-${marker}`, image: null, role: "member", deletedAt: new Date() },
+    });
+    const sessions = await tx.session.findMany({ where: { userId }, select: { id: true } });
+    await tx.session.deleteMany({ where: { userId } });
+    await tx.account.deleteMany({ where: { userId } });
+    await tx.apiToken.deleteMany({ where: { userId } });
+    await tx.membership.deleteMany({ where: { userId } });
+    await tx.episode.deleteMany({ where: { userId } });
+    return sessions.map((session) => session.id);
+  });
+  sessionIds.forEach(endSession);
+}
