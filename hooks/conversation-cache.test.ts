@@ -7,7 +7,7 @@ const general: ConversationSummary = {
   topic: null, archived: false, isPrivate: false, createdByUserId: null,
   lastSeq: 10, lastReadSeq: 10, unread: 0, mentions: 0, peer: null,
 };
-const activity = (seq: number, authorUserId: string, mentionedUserIds: string[] = []) => ({ conversationId: "c1", seq, authorUserId, mentionedUserIds });
+const activity = (seq: number, authorUserId: string, mentionedUserIds: string[] = []) => ({ conversationId: "c1", seq, authorUserId, authorName: authorUserId, preview: "hello", mentionedUserIds });
 
 describe("sidebar cache", () => {
   it("counts others' messages as unread and mentions of me separately", () => {

@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ConversationActivity, ConversationRemoved, ConversationUpdate, MessageMeta } from "@/lib/realtime/events";
+import { activityOf } from "@/lib/realtime/conversation-activity";
 import { applyActivity, applyConversationUpdate, applyReadUpdate, dropConversation } from "./conversation-cache";
 import { queryKeys } from "./query-keys";
 import { getSocket, listenTo } from "./use-socket";
@@ -30,13 +31,7 @@ export function useConversations(userId: string, initial: ConversationSummary[])
       else void queryClient.invalidateQueries({ queryKey: key });
     };
     // A socket in a conversation's room gets the message itself instead of an activity event.
-    const onMessage = (message: MessageDto, meta?: MessageMeta) =>
-      onActivity({
-        conversationId: message.conversationId,
-        seq: message.seq,
-        authorUserId: message.author.kind === "user" ? message.author.id : null,
-        mentionedUserIds: meta?.mentionedUserIds ?? [],
-      });
+    const onMessage = (message: MessageDto, meta?: MessageMeta) => onActivity(activityOf(message, meta?.mentionedUserIds ?? []));
     const onRead = (summary: ConversationSummary) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyReadUpdate(list, summary));
     const onCreated = () => void queryClient.invalidateQueries({ queryKey: key });
     const onUpdated = (update: ConversationUpdate) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyConversationUpdate(list, update));

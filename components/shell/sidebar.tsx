@@ -14,6 +14,7 @@ import { ArchivedSection } from "./archived-section";
 import { SearchLink } from "@/components/search/search-link";
 import { SidebarLink } from "./sidebar-link";
 import { NewChannelForm, PeopleMenu, useOpenConversation, type OpenAction } from "./start-forms";
+import { useDesktopNotifications } from "./use-desktop-notifications";
 import { useTabTitle } from "./use-tab-title";
 import { UserMenu } from "./user-menu";
 
@@ -44,6 +45,7 @@ export function Sidebar({
   const agentChat = useOpenConversation(actions.openAgentChat);
   const isActive = (id: string) => pathname === `/c/${id}`;
   useTabTitle(conversations, pathname);
+  useDesktopNotifications(user.id, conversations);
 
   const channels = conversations.filter((c) => c.type === "group" && !c.archived).sort((a, b) => a.title.localeCompare(b.title));
   const directMessages = conversations.filter((c) => c.type === "dm");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
-import { tabTitle } from "./use-tab-title";
+import { badgeIcon, tabTitle, unreadCount } from "./use-tab-title";
 
 const conversation = (id: string, title: string, unread: number, type: ConversationSummary["type"] = "group") => ({ id, title, unread, type }) as ConversationSummary;
 
@@ -16,5 +16,14 @@ describe("tabTitle", () => {
   it("keeps another page's own title, putting the count in front once", () => {
     expect(tabTitle([list[1]!], "/settings", "Settings · Chorus")).toBe("(3) Settings · Chorus");
     expect(tabTitle([list[1]!], "/settings", "(3) Settings · Chorus")).toBe("(3) Settings · Chorus");
+  });
+});
+
+describe("badgeIcon", () => {
+  it("draws the count on the tab's icon, and nothing when nothing waits", () => {
+    expect(badgeIcon(unreadCount([conversation("a", "general", 0)]))).toBeNull();
+    const icon = decodeURIComponent(badgeIcon(unreadCount([conversation("a", "general", 2), conversation("b", "random", 5)]))!);
+    expect(icon).toMatch(/^data:image\/svg\+xml,<svg .*>7<\/text><\/svg>$/);
+    expect(decodeURIComponent(badgeIcon(unreadCount([conversation("c", "random", 120)]))!)).toContain(">99+</text>");
   });
 });

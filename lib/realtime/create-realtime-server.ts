@@ -13,6 +13,7 @@ import {
   type ServerToClientEvents,
   type SocketData,
 } from "./events";
+import { activityOf } from "./conversation-activity";
 import type { RealtimePublisher } from "./publisher";
 import { watchSessionExpiry } from "./session-expiry";
 import { registerSocketHandlers, type ChorusSocket } from "./socket-handlers";
@@ -96,12 +97,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
       io.to(room).emit("message:created", message, { mentionedUserIds: audience.mentionedUserIds });
       if (audience.participantUserIds.length === 0) return;
       // Sockets in the room already have the message; only the others need the activity.
-      io.to(audience.participantUserIds.map(userRoom)).except(room).emit("conversation:activity", {
-        conversationId: message.conversationId,
-        seq: message.seq,
-        authorUserId: message.author.kind === "user" ? message.author.id : null,
-        mentionedUserIds: audience.mentionedUserIds,
-      });
+      io.to(audience.participantUserIds.map(userRoom)).except(room).emit("conversation:activity", activityOf(message, audience.mentionedUserIds));
     },
     messageUpdated: (message) => io.to(conversationRoom(message.conversationId)).emit("message:updated", message),
     messageDeleted: (message) => io.to(conversationRoom(message.conversationId)).emit("message:deleted", message),

@@ -30,6 +30,9 @@ export interface ConversationActivity {
   conversationId: string;
   seq: number;
   authorUserId: string | null;
+  /** Who wrote it and how it starts: what a desktop notification says. */
+  authorName: string;
+  preview: string;
   mentionedUserIds: string[];
 }
 

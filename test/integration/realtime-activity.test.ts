@@ -44,7 +44,7 @@ describe("live sidebar, read state and typing", () => {
     const activity = nextEvent(bobSidebar, "conversation:activity");
     const bobHandle = (await app.prisma.user.findUniqueOrThrow({ where: { id: bob.id } })).handle;
     const message = await post(alice, `ping @${bobHandle}`);
-    expect(await activity).toEqual({ conversationId: channelId, seq: message.seq, authorUserId: alice.id, mentionedUserIds: [bob.id] });
+    expect(await activity).toEqual({ conversationId: channelId, seq: message.seq, authorUserId: alice.id, authorName: "Alice", preview: `ping @${bobHandle}`, mentionedUserIds: [bob.id] });
   });
 
   it("sends fresh counts to all of a user's tabs when one of them reads", async () => {

@@ -75,7 +75,7 @@ describe("two nodes over Redis", () => {
     expect(sent).toMatchObject({ data: { content: "hello from node A" } });
     const message = (sent as { data: MessageDto }).data;
     expect(await delivered).toEqual(message);
-    expect(await activity).toEqual<ConversationActivity>({ conversationId: channelId, seq: message.seq, authorUserId: alice.id, mentionedUserIds: [] });
+    expect(await activity).toEqual<ConversationActivity>({ conversationId: channelId, seq: message.seq, authorUserId: alice.id, authorName: "Alice", preview: "hello from node A", mentionedUserIds: [] });
 
     const typing = nextEvent(aliceOnA, "typing");
     await emitWithAck(bobOnB, "typing:start", { conversationId: channelId });

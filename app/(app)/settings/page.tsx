@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ApiTokens } from "@/components/settings/api-tokens";
 import { DeleteAccountForm } from "@/components/settings/delete-account-form";
+import { DesktopNotifications } from "@/components/settings/desktop-notifications";
 import { PasswordForm } from "@/components/settings/password-form";
 import { ProfileForm } from "@/components/settings/profile-form";
 import { readProfile } from "@/lib/account/update-profile";
@@ -20,6 +21,7 @@ export default async function SettingsPage() {
       <div className="mx-auto max-w-3xl space-y-8 p-4 sm:p-6">
         <h1 className="text-2xl font-bold">Settings</h1>
         <ProfileForm profile={profile} save={updateProfileAction} />
+        <DesktopNotifications />
         <PasswordForm change={changePasswordAction} />
         <ApiTokens tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
         <DeleteAccountForm remove={deleteAccountAction} />
