@@ -49,3 +49,34 @@ test("turned on in Settings, a mention while the tab is hidden shows one desktop
   const icon = await bo.page.locator('link[rel~="icon"]').first().getAttribute("href");
   expect(decodeURIComponent(icon ?? "")).toMatch(/^data:image\/svg\+xml,<svg /);
 });
+
+test("each conversation tells as the person chose: nothing, every message, or muted (said in the sidebar, telling nothing)", async ({ browser }) => {
+  const ann = await newPerson(browser, "Ann");
+  const bo = await newPerson(browser, "Bo");
+  await watchNotifications(bo.page);
+  await bo.context.grantPermissions(["notifications"]);
+  // A new channel takes in the project's people: Bo too.
+  const channel = await ann.conversation.createChannel("quiet", []);
+  const handle = bo.user.name.toLowerCase().replace(/\s+/g, ".");
+
+  await bo.page.reload();
+  await bo.conversation.open(channel);
+  const notify = bo.page.getByRole("combobox", { name: `Notify me in #${channel} of` });
+  await expect(notify).toHaveValue("mentions");
+  await notify.selectOption("Nothing");
+  await hideTab(bo.page);
+  await ann.conversation.send(channel, `@${handle} are you there?`);
+  await expect(bo.conversation.messages().getByText("are you there?")).toBeVisible();
+
+  await notify.selectOption("Every message");
+  await ann.conversation.send(channel, "Lunch is ready");
+  await expect.poll(() => shown(bo.page)).toEqual([{ title: `${ann.user.name} in #${channel}`, body: "Lunch is ready" }]);
+
+  await bo.page.getByRole("button", { name: "Mute" }).click();
+  await expect(bo.page.getByRole("button", { name: "Muted" })).toHaveAttribute("aria-pressed", "true");
+  await ann.conversation.send(channel, "Anyone for coffee?");
+  await expect(bo.conversation.messages().getByText("Anyone for coffee?")).toBeVisible();
+  await expect(bo.conversation.sidebarLink(channel)).toHaveAccessibleName(new RegExp(`^${channel}, .*muted$`));
+  expect(await shown(bo.page)).toHaveLength(1);
+  await expectAccessible(bo.page, "a muted channel");
+});

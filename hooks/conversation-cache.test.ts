@@ -5,7 +5,7 @@ import { applyActivity, applyConversationUpdate, applyReadUpdate, dropConversati
 const general: ConversationSummary = {
   id: "c1", projectId: "p", type: "group", key: "global", title: "general",
   topic: null, archived: false, isPrivate: false, createdByUserId: null,
-  lastSeq: 10, lastReadSeq: 10, unread: 0, mentions: 0, peer: null,
+  lastSeq: 10, lastReadSeq: 10, unread: 0, mentions: 0, peer: null, notify: "mentions", muted: false,
 };
 const activity = (seq: number, authorUserId: string, mentionedUserIds: string[] = []) => ({ conversationId: "c1", seq, authorUserId, authorName: authorUserId, preview: "hello", mentionedUserIds });
 

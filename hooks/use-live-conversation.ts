@@ -16,7 +16,7 @@ import { getSocket, listenTo } from "./use-socket";
 export function useLiveConversation(initial: ConversationSummary): ConversationSummary {
   const select = useCallback((list: ConversationSummary[]) => list.find((conversation) => conversation.id === initial.id), [initial.id]);
   const { data: live } = useQuery({ queryKey: queryKeys.conversations(), queryFn: fetchConversations, select });
-  return live ? { ...initial, title: live.title, topic: live.topic, archived: live.archived } : initial;
+  return live ? { ...initial, title: live.title, topic: live.topic, archived: live.archived, notify: live.notify, muted: live.muted } : initial;
 }
 
 /** A change this tab made: shown at once, before the socket's own announcement arrives. */

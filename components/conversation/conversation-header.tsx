@@ -10,6 +10,7 @@ import { AddAgentMenu, type AddAgentAction } from "./add-agent-menu";
 import type { AddablePerson } from "./conversation-members";
 import { ConversationSettings } from "./conversation-settings";
 import { NewChatButton } from "./new-chat-button";
+import { NotificationsControl, type SetNotificationsAction } from "./notifications-control";
 import type { ManageActions } from "./use-manage-conversation";
 
 export interface HeaderMemoryActions extends MemoryActions {
@@ -23,6 +24,8 @@ export interface HeaderManagement {
   actions: ManageActions;
   addablePeople: AddablePerson[];
   startAgentChat: OpenAction;
+  /** The person's own notifications here. */
+  setNotifications: SetNotificationsAction;
 }
 
 const badge = "rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-brand-700 dark:bg-brand-700/30 dark:text-brand-100";
@@ -73,17 +76,18 @@ export function ConversationHeader({
         {participants.length} participants
         {agents.length > 0 && ` · agents: ${agents.map((agent) => `@${agent.handle}${agent.disabled ? " (disabled)" : ""}`).join(", ")}`}
       </p>
-      {conversation.type !== "dm" && (
-        // The actions wrap as one row, never one button at a time.
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          {conversation.type === "agent_dm" && peer && <MyMemories agentId={peer.id} agentName={peer.name} actions={memory} />}
-          {conversation.type === "agent_dm" && peer && <NewChatButton agentId={peer.id} agentName={peer.name} startAgentChat={management.startAgentChat} />}
-          <ForksMenu conversationId={conversation.id} onOpenFork={onOpenFork} />
-          <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} readSessionEnd={memory.readSessionEnd} />
-          {conversation.type === "group" && !conversation.archived && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
+      {/* The actions wrap as one row, never one button at a time. */}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        {conversation.type === "agent_dm" && peer && <MyMemories agentId={peer.id} agentName={peer.name} actions={memory} />}
+        {conversation.type === "agent_dm" && peer && <NewChatButton agentId={peer.id} agentName={peer.name} startAgentChat={management.startAgentChat} />}
+        {conversation.type !== "dm" && <ForksMenu conversationId={conversation.id} onOpenFork={onOpenFork} />}
+        {conversation.type !== "dm" && <EndSessionButton conversationId={conversation.id} endSession={memory.endSession} readSessionEnd={memory.readSessionEnd} />}
+        {conversation.type === "group" && !conversation.archived && <AddAgentMenu conversationId={conversation.id} agents={addableAgents} addAgent={addAgent} />}
+        {conversation.type !== "dm" && (
           <ConversationSettings conversation={conversation} participants={participants} addablePeople={management.addablePeople} actor={management.actor} actions={management.actions} />
-        </div>
-      )}
+        )}
+        <NotificationsControl conversation={conversation} save={management.setNotifications} />
+      </div>
     </header>
   );
 }

@@ -3,12 +3,13 @@ import type { ReactNode } from "react";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 
 /**
- * One conversation in the sidebar: bold with a count while unread, a red @ badge for mentions,
- * and what its agents are doing ("Toby is thinking…") under the title.
+ * One conversation in the sidebar: bold with a count while unread (unless muted: then quiet,
+ * said in its name), a red @ badge for mentions, and what its agents are doing ("Toby is
+ * thinking…") under the title.
  */
 export function SidebarLink({ conversation, active, icon, activity }: { conversation: ConversationSummary; active: boolean; icon: ReactNode; activity?: string | null }) {
-  const unread = conversation.unread > 0;
-  const label = [conversation.title, unread && `${conversation.unread} unread`, conversation.mentions > 0 && `${conversation.mentions} mentions`].filter(Boolean).join(", ");
+  const unread = conversation.unread > 0 && !conversation.muted;
+  const label = [conversation.title, unread && `${conversation.unread} unread`, conversation.mentions > 0 && `${conversation.mentions} mentions`, conversation.muted && "muted"].filter(Boolean).join(", ");
   return (
     <Link
       href={`/c/${conversation.id}`}

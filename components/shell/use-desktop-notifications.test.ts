@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
+import { defaultNotifyLevel } from "@/lib/conversations/notification-level";
 import type { ConversationActivity } from "@/lib/realtime/events";
 import { noticeFor } from "./use-desktop-notifications";
 
-const conversation = (type: ConversationSummary["type"], title: string) => ({ id: `c-${type}`, type, title }) as ConversationSummary;
+const conversation = (type: ConversationSummary["type"], title: string, chosen: Partial<ConversationSummary> = {}) =>
+  ({ id: `c-${type}`, type, title, notify: defaultNotifyLevel(type), muted: false, ...chosen }) as ConversationSummary;
 const activity = (conversationId: string, change: Partial<ConversationActivity> = {}): ConversationActivity => ({
   conversationId,
   seq: 4,
@@ -32,7 +34,19 @@ describe("noticeFor", () => {
   it("tells nothing of one's own messages, of a channel's chatter, or of a conversation it does not know", () => {
     expect(noticeFor(activity(dm.id, { authorUserId: "me" }), { me: "me", conversation: dm })).toBeNull();
     expect(noticeFor(activity(general.id, { mentionedUserIds: ["someone-else"] }), { me: "me", conversation: general })).toBeNull();
-    expect(noticeFor(activity(chat.id), { me: "me", conversation: chat })).toBeNull();
     expect(noticeFor(activity("unknown", { mentionedUserIds: ["me"] }), { me: "me", conversation: undefined })).toBeNull();
+  });
+
+  it("follows the person's choice for the conversation: every message, nothing, or muted", () => {
+    const chatty = conversation("group", "general", { notify: "all" });
+    expect(noticeFor(activity(chatty.id), { me: "me", conversation: chatty })?.title).toBe("Ann in #general");
+    expect(noticeFor(activity(chatty.id, { authorUserId: "me" }), { me: "me", conversation: chatty })).toBeNull();
+    const quiet = conversation("dm", "Ann", { notify: "nothing" });
+    expect(noticeFor(activity(quiet.id, { mentionedUserIds: ["me"] }), { me: "me", conversation: quiet })).toBeNull();
+    const mentionsOnly = conversation("dm", "Ann", { notify: "mentions" });
+    expect(noticeFor(activity(mentionsOnly.id), { me: "me", conversation: mentionsOnly })).toBeNull();
+    expect(noticeFor(activity(mentionsOnly.id, { mentionedUserIds: ["me"] }), { me: "me", conversation: mentionsOnly })?.title).toBe("Ann mentioned you");
+    const muted = conversation("group", "general", { notify: "all", muted: true });
+    expect(noticeFor(activity(muted.id, { mentionedUserIds: ["me"] }), { me: "me", conversation: muted })).toBeNull();
   });
 });

@@ -16,20 +16,23 @@ export interface DesktopNotice {
 }
 
 /**
- * What a new message tells the person while their tab is hidden: a mention of them, a direct
- * message, or an agent's answer in their chat with it. Their own messages, and everything else,
- * tell nothing.
+ * What a new message tells the person while their tab is hidden, as they chose for the
+ * conversation (notify, muted): with "mentions", a mention of them; with "all", any message of
+ * someone else. Their own messages tell nothing, nor does a muted conversation.
  */
 export function noticeFor(activity: ConversationActivity, { me, conversation }: { me: string; conversation: ConversationSummary | undefined }): DesktopNotice | null {
-  if (!conversation || activity.authorUserId === me) return null;
-  const body = activity.preview || "(no text)";
-  const tag = `chorus:${conversation.id}`;
-  if (activity.mentionedUserIds.includes(me)) {
-    return { title: `${activity.authorName} mentioned you${conversation.type === "group" ? ` in #${conversation.title}` : ""}`, body, tag };
-  }
-  if (conversation.type === "dm") return { title: `${activity.authorName} sent you a message`, body, tag };
-  if (conversation.type === "agent_dm" && activity.authorUserId === null) return { title: `${activity.authorName} answered you`, body, tag };
-  return null;
+  if (!conversation || activity.authorUserId === me || conversation.muted || conversation.notify === "nothing") return null;
+  const mentioned = activity.mentionedUserIds.includes(me);
+  if (!mentioned && conversation.notify !== "all") return null;
+  const where = conversation.type === "group" ? ` in #${conversation.title}` : "";
+  const title = mentioned
+    ? `${activity.authorName} mentioned you${where}`
+    : conversation.type === "group"
+      ? `${activity.authorName}${where}`
+      : activity.authorUserId === null
+        ? `${activity.authorName} answered you`
+        : `${activity.authorName} sent you a message`;
+  return { title, body: activity.preview || "(no text)", tag: `chorus:${conversation.id}` };
 }
 
 /**

@@ -25,5 +25,6 @@ describe("badgeIcon", () => {
     const icon = decodeURIComponent(badgeIcon(unreadCount([conversation("a", "general", 2), conversation("b", "random", 5)]))!);
     expect(icon).toMatch(/^data:image\/svg\+xml,<svg .*>7<\/text><\/svg>$/);
     expect(decodeURIComponent(badgeIcon(unreadCount([conversation("c", "random", 120)]))!)).toContain(">99+</text>");
+    expect(unreadCount([conversation("a", "general", 2), { ...conversation("b", "random", 5), muted: true }])).toBe("2");
   });
 });

@@ -16,9 +16,9 @@ export function tabTitle(conversations: ConversationSummary[], pathname: string,
   return unread ? `(${unread}) ${name}` : name;
 }
 
-/** Messages waiting unread in every conversation, as the tab shows it ("99+" past 99); empty for none. */
+/** Messages waiting unread in every conversation not muted, as the tab shows it ("99+" past 99); empty for none. */
 export function unreadCount(conversations: ConversationSummary[]): string {
-  const unread = conversations.reduce((sum, conversation) => sum + conversation.unread, 0);
+  const unread = conversations.reduce((sum, conversation) => sum + (conversation.muted ? 0 : conversation.unread), 0);
   return unread > 99 ? "99+" : unread > 0 ? String(unread) : "";
 }
 

@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { sql, empty } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { defaultNotifyLevel, NOTIFY_LEVELS, type NotifyLevel } from "./notification-level";
 
 export interface ConversationPeer {
   kind: "user" | "agent";
@@ -31,6 +32,10 @@ export interface ConversationSummary {
   /** Unread messages that @mention this user. */
   mentions: number;
   peer: ConversationPeer | null;
+  /** Which new messages tell this user (their choice, or the type's default). */
+  notify: NotifyLevel;
+  /** Muted by this user: not counted in the tab, no notification, dimmed in the sidebar. */
+  muted: boolean;
 }
 
 interface Row {
@@ -47,6 +52,8 @@ interface Row {
   lastReadSeq: number;
   unread: number;
   mentions: number;
+  notify: string | null;
+  muted: boolean;
   peerKind: "user" | "agent" | null;
   peerId: string | null;
   peerName: string | null;
@@ -67,7 +74,7 @@ export async function listConversations(
            c."topic", c."archivedAt" IS NOT NULL AS "archived", c."isPrivate", c."createdByUserId",
            COALESCE(r."lastReadSeq", 0) AS "lastReadSeq",
            GREATEST(c."lastSeq" - COALESCE(r."lastReadSeq", 0), 0)::int AS "unread",
-           COALESCE(r."unreadMentions", 0) AS "mentions",
+           COALESCE(r."unreadMentions", 0) AS "mentions", p."notify", p."muted",
            peer."kind" AS "peerKind", peer."id" AS "peerId", peer."name" AS "peerName", peer."color" AS "peerColor"
     FROM "participants" p
     JOIN "conversations" c ON c."id" = p."conversationId"
@@ -83,8 +90,9 @@ export async function listConversations(
     ) peer ON true
     WHERE p."userId" = ${userId} ${conversationId ? sql`AND c."id" = ${conversationId}` : empty}
     ORDER BY c."updatedAt" DESC`;
-  return rows.map(({ peerKind, peerId, peerName, peerColor, ...row }) => ({
+  return rows.map(({ peerKind, peerId, peerName, peerColor, notify, ...row }) => ({
     ...row,
+    notify: NOTIFY_LEVELS.find((level) => level === notify) ?? defaultNotifyLevel(row.type),
     title: row.type === "group" || (row.type === "agent_dm" && row.title) ? row.title : (peerName ?? "Unknown"),
     peer: peerKind && peerId ? { kind: peerKind, id: peerId, name: peerName ?? "Unknown", color: peerColor } : null,
   }));

@@ -6,7 +6,9 @@ import { addMember, newMemberSchema } from "@/lib/conversations/add-member";
 import { managerOf } from "@/lib/conversations/conversation-permissions";
 import { conversationChangesSchema } from "@/lib/conversations/conversation-settings";
 import { conversationIdSchema } from "@/lib/conversations/message-input";
+import { notificationsSchema } from "@/lib/conversations/notification-level";
 import { removeMember } from "@/lib/conversations/remove-member";
+import { setNotifications } from "@/lib/conversations/set-notifications";
 import { updateConversation } from "@/lib/conversations/update-conversation";
 
 // The conversation header's settings; the HTTP API does the same (PATCH, POST and DELETE members).
@@ -27,4 +29,8 @@ export const removeMemberAction = userAction(
   z.object({ conversationId: conversationIdSchema, memberId: z.string().min(1, "Choose who to remove.").max(100) }),
   ({ conversationId, memberId }, { runtime, user }) =>
     removeMember({ prisma: runtime.db.prisma, publisher: runtime.realtime }, { actor: managerOf(user), conversationId, memberId }),
+);
+
+export const setNotificationsAction = userAction("set-notifications", notificationsSchema.extend({ conversationId: conversationIdSchema }), ({ conversationId, ...input }, { runtime, user }) =>
+  setNotifications({ prisma: runtime.db.prisma, publisher: runtime.realtime }, { userId: user.id, conversationId, input }),
 );

@@ -14,7 +14,7 @@ import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
 import { getProjectDirectory } from "@/lib/projects/project-directory";
 import { addAgentToConversationAction, deleteMyEpisodeAction, endSessionAction, listMyEpisodesAction, readSessionEndAction, postMessageAction, openAgentChatAction } from "../../actions";
-import { addMemberAction, removeMemberAction, updateConversationAction } from "./actions";
+import { addMemberAction, removeMemberAction, setNotificationsAction, updateConversationAction } from "./actions";
 import { deleteMessageAction, editMessageAction, listVersionsAction, reactAction, regenerateReplyAction, showVersionAction } from "../../message-actions";
 
 export default async function ConversationPage({ params, searchParams }: { params: Promise<{ conversationId: string }>; searchParams: Promise<{ fork?: string | string[]; at?: string | string[] }> }) {
@@ -67,6 +67,7 @@ export default async function ConversationPage({ params, searchParams }: { param
           actions: { update: updateConversationAction, addMember: addMemberAction, removeMember: removeMemberAction },
           addablePeople,
           startAgentChat: openAgentChatAction,
+          setNotifications: setNotificationsAction,
         }}
         initialForkId={initialForkId}
         anchorSeq={anchorSeq}
