@@ -1,5 +1,4 @@
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 import type { Socket } from "socket.io-client";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 
@@ -15,8 +14,6 @@ export interface MessageStore {
   add(messages: MessageDto[]): void;
   /** Replaces held messages by these copies when they have a later change; others are not held, and stay so. */
   update(messages: MessageDto[]): void;
-  /** Sets a held message's reactions, unless its copy has a later change. */
-  react(update: ReactionUpdate): void;
   /** Every seq held when syncing starts (pages loaded from the database are contiguous). */
   seqs(): Iterable<number>;
   /** The change number every held message is at least as new as (when syncing starts). */
@@ -82,7 +79,6 @@ export class ConversationSync {
     this.socket.on("message:created", this.onCreated);
     this.socket.on("message:updated", this.onChanged);
     this.socket.on("message:deleted", this.onChanged);
-    this.socket.on("reaction:updated", this.onReactions);
     this.socket.on("connect", this.join);
     this.socket.on("sync:hint", this.catchUp);
     if (this.socket.connected) this.join();
@@ -98,7 +94,6 @@ export class ConversationSync {
     this.socket.off("message:created", this.onCreated);
     this.socket.off("message:updated", this.onChanged);
     this.socket.off("message:deleted", this.onChanged);
-    this.socket.off("reaction:updated", this.onReactions);
     this.socket.off("connect", this.join);
     this.socket.off("sync:hint", this.catchUp);
     if (this.socket.connected) this.socket.emit("conversation:leave", { conversationId: this.conversationId }, () => undefined);
@@ -128,10 +123,6 @@ export class ConversationSync {
 
   private readonly onChanged = (message: MessageDto) => {
     if (message.conversationId === this.conversationId) this.store.update([message]);
-  };
-
-  private readonly onReactions = (update: ReactionUpdate) => {
-    if (update.conversationId === this.conversationId) this.store.react(update);
   };
 
   private readonly join = () => {

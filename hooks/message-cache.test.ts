@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-dto";
-import { changeWatermark, flattenMessages, mergeMessages, updateMessages, withOlderPage, withReactions, type MessagesData } from "./message-cache";
+import { changeWatermark, flattenMessages, mergeMessages, updateMessages, withOlderPage, type MessagesData } from "./message-cache";
 
 const message = (seq: number, change: Partial<MessageDto> = {}): MessageDto => ({
   id: `m${seq}`,
@@ -50,11 +50,14 @@ describe("message cache", () => {
     expect(flattenMessages(deleted).find((each) => each.id === "m2")!.replyTo).toEqual({ ...quote, excerpt: "", deleted: true });
   });
 
-  it("applies a reaction update unless the copy held is newer", () => {
-    const held = data({ messages: [message(1, { changeSeq: 5 })], lastChangeSeq: 5 });
+  it("takes a reaction's copy of the message whole: text from an edit missed while away comes with it", () => {
+    const held = data({ messages: [message(1, { content: "before the edit", changeSeq: 2 })], lastChangeSeq: 2 });
     const reactions = [{ emoji: "👍", users: [{ id: "u2", name: "Bob" }] }];
-    expect(withReactions(held, { conversationId: "c", messageId: "m1", changeSeq: 4, reactions })).toBe(held);
-    expect(flattenMessages(withReactions(held, { conversationId: "c", messageId: "m1", changeSeq: 6, reactions }))[0]!.reactions).toEqual(reactions);
+    // Edited at change 5 (missed), reacted to at change 6 (heard): the reaction brings the message as it is now.
+    const reacted = updateMessages(held, [message(1, { content: "after the edit", reactions, changeSeq: 6 })]);
+    expect(flattenMessages(reacted)[0]).toMatchObject({ content: "after the edit", reactions, changeSeq: 6 });
+    // An older copy arriving late changes nothing.
+    expect(updateMessages(reacted, [message(1, { content: "after the edit", changeSeq: 5 })])).toBe(reacted);
   });
 
   it("catches up changes from the oldest page's change number", () => {

@@ -1,7 +1,6 @@
 import type { InfiniteData } from "@tanstack/react-query";
 import { QUOTE_EXCERPT_CHARS, type MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
-import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 
 export type MessagesData = InfiniteData<MessagePage>;
 
@@ -60,13 +59,6 @@ export function updateMessages(data: MessagesData | undefined, incoming: Message
   if (requoted.length === 0 || !merged) return merged;
   const byId = new Map(requoted.map((message) => [message.id, message.replyTo]));
   return { ...merged, pages: merged.pages.map((page) => ({ ...page, messages: page.messages.map((message) => (byId.has(message.id) ? { ...message, replyTo: byId.get(message.id)! } : message)) })) };
-}
-
-/** A message's reactions as announced, unless the copy held has a later change already. */
-export function withReactions(data: MessagesData | undefined, update: ReactionUpdate): MessagesData | undefined {
-  const held = data?.pages.flatMap((page) => page.messages).find((message) => message.id === update.messageId);
-  if (!held || held.changeSeq >= update.changeSeq) return data;
-  return mergeMessages(data, [{ ...held, reactions: update.reactions, changeSeq: update.changeSeq }]);
 }
 
 /** Oldest first, for display. */

@@ -4,9 +4,8 @@ import { useInfiniteQuery, useQueryClient, type QueryClient } from "@tanstack/re
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessagePage } from "@/lib/conversations/list-messages";
-import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 import { ConversationSync, type MessageStore } from "./conversation-sync";
-import { changeWatermark, heldSeqs, mergeMessages, updateMessages, withOlderPage, withReactions, type MessagesData } from "./message-cache";
+import { changeWatermark, heldSeqs, mergeMessages, updateMessages, withOlderPage, type MessagesData } from "./message-cache";
 import { queryKeys } from "./query-keys";
 import { getSocket } from "./use-socket";
 
@@ -42,7 +41,6 @@ export function useConversationMessages(conversationId: string, initialPage: Mes
     const store: MessageStore = {
       add: (messages) => addMessagesToCache(queryClient, conversationId, messages),
       update: (messages) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => updateMessages(data, messages)),
-      react: (update) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => withReactions(data, update)),
       seqs: () => heldSeqs(queryClient.getQueryData<MessagesData>(queryKeys.messages(conversationId))),
       changeWatermark: () => changeWatermark(queryClient.getQueryData<MessagesData>(queryKeys.messages(conversationId))),
     };
@@ -67,7 +65,6 @@ export function useConversationMessages(conversationId: string, initialPage: Mes
   const changed = useMemo(
     () => ({
       messages: (messages: MessageDto[]) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => updateMessages(data, messages)),
-      reactions: (update: ReactionUpdate) => queryClient.setQueryData<MessagesData>(queryKeys.messages(conversationId), (data) => withReactions(data, update)),
     }),
     [conversationId, queryClient],
   );

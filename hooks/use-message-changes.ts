@@ -31,7 +31,7 @@ const unreachable = { error: { code: "internal", message: "Could not reach Choru
  * Edits, deletions, versions and reactions from this tab. Each result goes into the cache at once
  * (the broadcast brings the same change to the other tabs, and is ignored here as not newer).
  */
-export function useMessageChanges(actions: MessageChangeActions, apply: { messages: (messages: MessageDto[]) => void; reactions: (update: ReactionUpdate) => void }) {
+export function useMessageChanges(actions: MessageChangeActions, apply: { messages: (messages: MessageDto[]) => void }) {
   const [notice, setNotice] = useState<ChangeNotice | null>(null);
 
   const run = useCallback(async <T,>(call: () => Promise<ActionResult<T>>, onData: (data: T) => void): Promise<boolean> => {
@@ -63,7 +63,7 @@ export function useMessageChanges(actions: MessageChangeActions, apply: { messag
       remove: (messageId: string) => run(() => actions.remove({ messageId }), (message) => apply.messages([message])),
       regenerate: (messageId: string) => run(() => actions.regenerate({ messageId }), () => undefined),
       showVersion: (messageId: string, version: number) => run(() => actions.showVersion({ messageId, version }), apply.messages),
-      react: (messageId: string, emoji: string, reacted: boolean) => run(() => actions.react({ messageId, emoji, reacted }), apply.reactions),
+      react: (messageId: string, emoji: string, reacted: boolean) => run(() => actions.react({ messageId, emoji, reacted }), (update) => apply.messages([update.message])),
       listVersions: async (messageId: string): Promise<MessageVersionView[] | null> => {
         let versions: MessageVersionView[] | null = null;
         await run(() => actions.listVersions({ messageId }), (data) => (versions = data));

@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors/app-error";
-import { groupReactions, type ReactionSummary } from "@/lib/conversations/message-dto";
+import type { MessageDto, ReactionSummary } from "@/lib/conversations/message-dto";
 import { MAX_DISTINCT_REACTIONS } from "@/lib/reactions/emoji-catalog";
-import { assertWritable, lockMessage, nextChangeSeq } from "./changed-message";
+import { assertWritable, lockMessage, nextChangeSeq, readMessage } from "./changed-message";
 import type { MessageChangeDeps } from "./edit-message";
 
 export interface ReactionUpdate {
@@ -9,6 +9,12 @@ export interface ReactionUpdate {
   messageId: string;
   changeSeq: number;
   reactions: ReactionSummary[];
+  /**
+   * The message as it is now, reactions and all. Clients keep this whole copy: a copy given only
+   * the new reactions and change number would pass for current while holding text from before
+   * an edit it missed (disconnected), and no catch-up would ever replace it.
+   */
+  message: MessageDto;
 }
 
 /**
@@ -37,9 +43,9 @@ export async function reactToMessage(
     const changed = reacted !== exists;
     const changeSeq = changed ? await nextChangeSeq(tx, message.conversationId) : (await tx.message.findUniqueOrThrow({ where: { id: messageId }, select: { changeSeq: true } })).changeSeq;
     if (changed) await tx.message.update({ where: { id: messageId }, data: { changeSeq } });
-    const rows = await tx.messageReaction.findMany({ where: { messageId }, orderBy: { createdAt: "asc" }, select: { emoji: true, user: { select: { id: true, name: true } } } });
-    return { changed, update: { conversationId: message.conversationId, messageId, changeSeq, reactions: groupReactions(rows) } };
+    const current = await readMessage(tx, messageId);
+    return { changed, update: { conversationId: message.conversationId, messageId, changeSeq, reactions: current.reactions, message: current } };
   });
-  if (changed) deps.publisher.reactionUpdated(update);
+  if (changed) deps.publisher.messageUpdated(update.message);
   return update;
 }

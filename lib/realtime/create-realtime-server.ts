@@ -101,7 +101,6 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
     },
     messageUpdated: (message) => io.to(conversationRoom(message.conversationId)).emit("message:updated", message),
     messageDeleted: (message) => io.to(conversationRoom(message.conversationId)).emit("message:deleted", message),
-    reactionUpdated: (update) => io.to(conversationRoom(update.conversationId)).emit("reaction:updated", update),
     readUpdated: (userId, summary) => io.to(userRoom(userId)).emit("read:updated", summary),
     conversationCreated(conversationId, userIds) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit("conversation:created", { conversationId });

@@ -103,8 +103,6 @@ export interface ServerToClientEvents {
   "message:updated": (message: MessageDto) => void;
   /** A message was deleted: its tombstone. */
   "message:deleted": (message: MessageDto) => void;
-  /** A message's reactions changed: all of them now. */
-  "reaction:updated": (update: ReactionUpdate) => void;
   "conversation:activity": (activity: ConversationActivity) => void;
   "conversation:created": (payload: { conversationId: string }) => void;
   "conversation:updated": (update: ConversationUpdate) => void;

@@ -4,7 +4,6 @@ import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import type { SessionEndView } from "@/lib/memory/session-end-view";
 import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
-import type { ReactionUpdate } from "@/lib/messages/react-to-message";
 import type { ConversationRemoved, ConversationUpdate, MessageDelta, SessionEnded, TypingActor } from "./events";
 
 export interface MessageAudience {
@@ -19,7 +18,6 @@ export interface RealtimePublisher {
   messageUpdated(message: MessageDto): void;
   /** To the message's conversation room: its tombstone. */
   messageDeleted(message: MessageDto): void;
-  reactionUpdated(update: ReactionUpdate): void;
   readUpdated(userId: string, summary: ConversationSummary): void;
   conversationCreated(conversationId: string, userIds: string[]): void;
   /** To these participants' sockets (every node): their headers and sidebars follow. */
@@ -53,7 +51,6 @@ export const noopPublisher: RealtimePublisher = {
   messageCreated: () => undefined,
   messageUpdated: () => undefined,
   messageDeleted: () => undefined,
-  reactionUpdated: () => undefined,
   readUpdated: () => undefined,
   conversationCreated: () => undefined,
   conversationUpdated: () => undefined,

@@ -213,10 +213,16 @@ describe("changing messages", () => {
   it("reactions: live counts with who reacted, idempotent, refusing unknown emoji and a 51st kind", async () => {
     const { conversationId } = await room();
     const message = await send(conversationId, "ship it?");
-    const live = nextEvent(bobSocket, "reaction:updated");
+    // Bob is away while Ann edits: the reaction he then hears brings the message as it is now, edit and all.
+    bobSocket.disconnect();
+    await patch(message.id, ann, { content: "ship it today?" });
+    bobSocket.connect();
+    await until(() => bobSocket.connected, "Bob to be back");
+    await emitWithAck(bobSocket, "conversation:join", { conversationId });
+    const live = nextEvent(bobSocket, "message:updated");
     expect((await react(message.id, "👍", ann)).status).toBe(200);
-    const update: ReactionUpdate = await live;
-    expect(update.reactions).toEqual([{ emoji: "👍", users: [{ id: ann.id, name: "Ann" }] }]);
+    const update = (await live) as MessageDto;
+    expect(update).toMatchObject({ id: message.id, content: "ship it today?", reactions: [{ emoji: "👍", users: [{ id: ann.id, name: "Ann" }] }] });
     await react(message.id, "👍", ann);
     const both = await react(message.id, "👍", bob);
     expect((both.body.data as unknown as ReactionUpdate).reactions[0]!.users.map((user) => user.name)).toEqual(["Ann", "Bob"]);

@@ -99,9 +99,9 @@ describe("two nodes over Redis", () => {
     expect(await emitWithAck(erinOnA, "message:edit", { messageId, content: "final wording" })).toMatchObject({ data: { message: { content: "final wording" } } });
     expect(await edited).toMatchObject({ id: messageId, content: "final wording", version: 2 });
 
-    const reacted = nextEvent(frankOnB, "reaction:updated");
+    const reacted = nextEvent(frankOnB, "message:updated");
     await emitWithAck(erinOnA, "message:react", { messageId, emoji: "🎉", reacted: true });
-    expect(await reacted).toMatchObject({ messageId, reactions: [{ emoji: "🎉", users: [{ id: erin.id }] }] });
+    expect(await reacted).toMatchObject({ id: messageId, content: "final wording", reactions: [{ emoji: "🎉", users: [{ id: erin.id }] }] });
 
     const deleted = nextEvent(frankOnB, "message:deleted");
     await emitWithAck(erinOnA, "message:delete", { messageId });

@@ -45,10 +45,6 @@ export class SoakClient {
     this.sync = new ConversationSync(this.socket, channelId, {
       add: (messages) => messages.forEach((message) => this.hold(message)),
       update: (messages) => messages.forEach((message) => this.held.has(message.id) && this.held.set(message.id, newerCopy(this.held.get(message.id)!, message))),
-      react: (update) => {
-        const message = this.held.get(update.messageId);
-        if (message && message.changeSeq < update.changeSeq) this.held.set(message.id, { ...message, reactions: update.reactions, changeSeq: update.changeSeq });
-      },
       seqs: () => [...this.held.values()].map((message) => message.seq),
       changeWatermark: () => 0,
     });

@@ -9,10 +9,6 @@ export function memoryStore(initial: MessageDto[] = [], watermark = 0): MessageS
     held,
     add: (messages) => messages.forEach((message) => held.set(message.id, held.has(message.id) ? newerCopy(held.get(message.id)!, message) : message)),
     update: (messages) => messages.forEach((message) => held.has(message.id) && held.set(message.id, newerCopy(held.get(message.id)!, message))),
-    react: (update) => {
-      const message = held.get(update.messageId);
-      if (message && message.changeSeq < update.changeSeq) held.set(message.id, { ...message, reactions: update.reactions, changeSeq: update.changeSeq });
-    },
     seqs: () => [...held.values()].map((message) => message.seq),
     changeWatermark: () => watermark,
   };
