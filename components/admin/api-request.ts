@@ -1,6 +1,5 @@
 import type { ActionResult } from "@/lib/actions/safe-action";
-
-const unreachable = { error: { code: "internal", message: "Could not reach Chorus. Try again." } } as const;
+import { UNREACHABLE } from "@/components/ui/unreachable";
 
 /**
  * Calls Chorus's JSON API from the browser. Its answer is `{ data }` or `{ error }`,
@@ -11,5 +10,5 @@ export async function requestJson<T>(url: string, method: "GET" | "POST" | "PATC
   const init: RequestInit = body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(url, init).catch(() => null);
   const answer: unknown = response ? await response.json().catch(() => null) : null;
-  return answer !== null && typeof answer === "object" && ("data" in answer || "error" in answer) ? (answer as ActionResult<T>) : unreachable;
+  return answer !== null && typeof answer === "object" && ("data" in answer || "error" in answer) ? (answer as ActionResult<T>) : UNREACHABLE;
 }

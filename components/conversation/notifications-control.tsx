@@ -7,6 +7,7 @@ import { queryKeys } from "@/hooks/query-keys";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { NotifyLevel } from "@/lib/conversations/notification-level";
+import { UNREACHABLE } from "@/components/ui/unreachable";
 
 export type SetNotificationsAction = (input: unknown) => Promise<ActionResult<ConversationSummary>>;
 
@@ -23,9 +24,7 @@ export function NotificationsControl({ conversation, save }: { conversation: Con
   const [error, setError] = useState<string | null>(null);
   const name = conversation.type === "group" ? `#${conversation.title}` : conversation.title;
   const change = async (next: { notify?: NotifyLevel; muted?: boolean }) => {
-    const result = await save({ conversationId: conversation.id, notify: next.notify ?? conversation.notify, muted: next.muted ?? conversation.muted }).catch(() => ({
-      error: { message: "Could not reach Chorus. Try again." },
-    }));
+    const result = await save({ conversationId: conversation.id, notify: next.notify ?? conversation.notify, muted: next.muted ?? conversation.muted }).catch(() => UNREACHABLE);
     if ("error" in result) return setError(result.error.message);
     setError(null);
     // Shown at once; the other tabs hear it from the server.

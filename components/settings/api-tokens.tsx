@@ -6,11 +6,11 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import type { ApiTokenSummary } from "@/lib/api-tokens/list-api-tokens";
 import { DATE_AND_TIME, useDateFormat } from "@/components/providers/preferences-provider";
 import { ItemList } from "@/components/ui/item-list";
+import { UNREACHABLE } from "@/components/ui/unreachable";
 
 type CreateAction = (input: unknown) => Promise<ActionResult<{ token: string; name: string }>>;
 type RevokeAction = (input: unknown) => Promise<ActionResult<void>>;
 
-const offline = { error: { message: "Could not reach Chorus. Try again." } };
 
 /** Personal API tokens: create (the secret is shown once), list, revoke. */
 export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[]; create: CreateAction; revoke: RevokeAction }) {
@@ -25,7 +25,7 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const result = await create({ name: new FormData(form).get("name") }).catch(() => offline);
+    const result = await create({ name: new FormData(form).get("name") }).catch(() => UNREACHABLE);
     if ("error" in result) {
       setError(result.error.message);
       nameInput.current?.focus();
@@ -39,7 +39,7 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
   };
 
   const revokeToken = async (token: ApiTokenSummary) => {
-    const result = await revoke({ tokenId: token.id }).catch(() => offline);
+    const result = await revoke({ tokenId: token.id }).catch(() => UNREACHABLE);
     if ("error" in result) return setError(result.error.message);
     router.refresh();
   };

@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
-import { FieldError, inputClass, OFFLINE, SettingsSection, type SettingsAction } from "./form-parts";
+import { FieldError, inputClass, SettingsSection, type SettingsAction } from "./form-parts";
+import { UNREACHABLE } from "@/components/ui/unreachable";
 
 /** Deleting one's account: said what it means, asked again, proven by the password. */
 export function DeleteAccountForm({ remove }: { remove: SettingsAction<void> }) {
@@ -15,7 +16,7 @@ export function DeleteAccountForm({ remove }: { remove: SettingsAction<void> }) 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setDeleting(true);
-    const result = await remove({ password: new FormData(event.currentTarget).get("password") }).catch(() => OFFLINE);
+    const result = await remove({ password: new FormData(event.currentTarget).get("password") }).catch(() => UNREACHABLE);
     if ("error" in result) {
       setDeleting(false);
       setError({ message: result.error.fields?.password ?? result.error.message, field: Boolean(result.error.fields?.password) });

@@ -1,9 +1,5 @@
 import type { ReactNode } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
-import type { ErrorPayload } from "@/lib/errors/app-error";
-
-/** What a settings form shows when the server cannot be reached. */
-export const OFFLINE: { error: ErrorPayload } = { error: { code: "unavailable", message: "Could not reach Chorus. Try again." } };
 
 export const inputClass = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-950";
 export const submitClass = "rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60";

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { FieldError, inputClass, OFFLINE, SettingsSection, submitClass, type SettingsAction } from "./form-parts";
+import { FieldError, inputClass, SettingsSection, submitClass, type SettingsAction } from "./form-parts";
+import { UNREACHABLE } from "@/components/ui/unreachable";
 
 const fields = [
   ["currentPassword", "Current password", "current-password"],
@@ -20,7 +21,7 @@ export function PasswordForm({ change }: { change: SettingsAction<{ signedOutOth
     const form = new FormData(formElement);
     setSaving(true);
     setDone(null);
-    const result = await change({ currentPassword: form.get("currentPassword"), newPassword: form.get("newPassword"), signOutOthers: form.get("signOutOthers") === "on" }).catch(() => OFFLINE);
+    const result = await change({ currentPassword: form.get("currentPassword"), newPassword: form.get("newPassword"), signOutOthers: form.get("signOutOthers") === "on" }).catch(() => UNREACHABLE);
     setSaving(false);
     if ("error" in result) {
       setErrors({ form: result.error.message, ...result.error.fields });

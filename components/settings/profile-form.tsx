@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { Profile } from "@/lib/account/update-profile";
 import { themeClass, type Theme, type TimeFormat } from "@/lib/account/preferences";
-import { FieldError, inputClass, OFFLINE, SettingsSection, submitClass, type SettingsAction } from "./form-parts";
+import { FieldError, inputClass, SettingsSection, submitClass, type SettingsAction } from "./form-parts";
+import { UNREACHABLE } from "@/components/ui/unreachable";
 
 const themes: [Theme, string][] = [
   ["system", "As my system"],
@@ -29,7 +30,7 @@ export function ProfileForm({ profile, save }: { profile: Profile; save: Setting
     const form = new FormData(event.currentTarget);
     setSaving(true);
     setSaved(false);
-    const result = await save({ name: form.get("name"), theme: form.get("theme"), timeFormat: form.get("timeFormat") }).catch(() => OFFLINE);
+    const result = await save({ name: form.get("name"), theme: form.get("theme"), timeFormat: form.get("timeFormat") }).catch(() => UNREACHABLE);
     setSaving(false);
     if ("error" in result) {
       setErrors({ form: result.error.message, ...result.error.fields });
