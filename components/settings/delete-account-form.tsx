@@ -2,28 +2,19 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
-import { FieldError, inputClass, SettingsSection, type SettingsAction } from "./form-parts";
-import { UNREACHABLE } from "@/components/ui/unreachable";
+import { FieldError, FormAlert, inputClass, SettingsSection, useSettingsAction, type SettingsAction } from "./form-parts";
 
 /** Deleting one's account: said what it means, asked again, proven by the password. */
 export function DeleteAccountForm({ remove }: { remove: SettingsAction<void> }) {
   const router = useRouter();
   const [asked, setAsked] = useState(false);
-  const [error, setError] = useState<{ message: string; field: boolean } | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const { errors, formError, saving, run, clear } = useSettingsAction(remove);
   const passwordInput = useRef<HTMLInputElement>(null);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setDeleting(true);
-    const result = await remove({ password: new FormData(event.currentTarget).get("password") }).catch(() => UNREACHABLE);
-    if ("error" in result) {
-      setDeleting(false);
-      setError({ message: result.error.fields?.password ?? result.error.message, field: Boolean(result.error.fields?.password) });
-      passwordInput.current?.focus();
-      return;
-    }
-    router.replace("/sign-in");
+    if (await run({ password: new FormData(event.currentTarget).get("password") })) return router.replace("/sign-in");
+    passwordInput.current?.focus();
   };
 
   return (
@@ -52,26 +43,22 @@ export function DeleteAccountForm({ remove }: { remove: SettingsAction<void> }) 
                 required
                 autoComplete="current-password"
                 autoFocus
-                aria-invalid={error?.field ? true : undefined}
-                aria-describedby={error?.field ? "delete-password-error" : undefined}
+                aria-invalid={errors.password ? true : undefined}
+                aria-describedby={errors.password ? "delete-password-error" : undefined}
                 className={inputClass}
               />
             </label>
-            <FieldError id="delete-password-error" message={error?.field ? error.message : undefined} />
+            <FieldError id="delete-password-error" message={errors.password} />
           </div>
           <div className="flex flex-wrap gap-2">
-            <button type="submit" disabled={deleting} className="rounded-lg bg-red-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-60">
+            <button type="submit" disabled={saving} className="rounded-lg bg-red-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-60">
               Delete my account for good
             </button>
-            <button type="button" onClick={() => (setAsked(false), setError(null))} className="rounded-lg px-3 py-1.5 text-sm font-semibold text-link hover:underline">
+            <button type="button" onClick={() => (setAsked(false), clear())} className="rounded-lg px-3 py-1.5 text-sm font-semibold text-link hover:underline">
               Keep my account
             </button>
           </div>
-          {error && !error.field && (
-            <p role="alert" className="text-sm text-danger">
-              {error.message}
-            </p>
-          )}
+          <FormAlert message={formError} />
         </form>
       )}
     </SettingsSection>

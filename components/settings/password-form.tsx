@@ -1,8 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { FieldError, inputClass, SettingsSection, submitClass, type SettingsAction } from "./form-parts";
-import { UNREACHABLE } from "@/components/ui/unreachable";
+import { FieldError, FormAlert, inputClass, SettingsSection, submitClass, useSettingsAction, type SettingsAction } from "./form-parts";
 
 const fields = [
   ["currentPassword", "Current password", "current-password"],
@@ -11,28 +10,20 @@ const fields = [
 
 /** A new password, proven by the current one; optionally ends every other session at once. */
 export function PasswordForm({ change }: { change: SettingsAction<{ signedOutOthers: boolean }> }) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, formError, saving, run } = useSettingsAction(change);
   const [done, setDone] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setSaving(true);
     setDone(null);
-    const result = await change({ currentPassword: form.get("currentPassword"), newPassword: form.get("newPassword"), signOutOthers: form.get("signOutOthers") === "on" }).catch(() => UNREACHABLE);
-    setSaving(false);
-    if ("error" in result) {
-      setErrors({ form: result.error.message, ...result.error.fields });
-      return;
-    }
-    setErrors({});
+    const result = await run({ currentPassword: form.get("currentPassword"), newPassword: form.get("newPassword"), signOutOthers: form.get("signOutOthers") === "on" });
+    if (!result) return;
     formElement.reset();
     setDone(result.data.signedOutOthers ? "Password changed. Your other sessions are signed out." : "Password changed.");
   };
 
-  const fieldError = Object.keys(errors).some((key) => key !== "form");
   return (
     <SettingsSection id="password" title="Password">
       <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
@@ -65,11 +56,7 @@ export function PasswordForm({ change }: { change: SettingsAction<{ signedOutOth
             {done ?? ""}
           </p>
         </div>
-        {errors.form && !fieldError && (
-          <p role="alert" className="text-sm text-danger">
-            {errors.form}
-          </p>
-        )}
+        <FormAlert message={formError} />
       </form>
     </SettingsSection>
   );

@@ -4,8 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { Profile } from "@/lib/account/update-profile";
 import { themeClass, type Theme, type TimeFormat } from "@/lib/account/preferences";
-import { FieldError, inputClass, SettingsSection, submitClass, type SettingsAction } from "./form-parts";
-import { UNREACHABLE } from "@/components/ui/unreachable";
+import { FieldError, FormAlert, inputClass, SettingsSection, submitClass, useSettingsAction, type SettingsAction } from "./form-parts";
 
 const themes: [Theme, string][] = [
   ["system", "As my system"],
@@ -21,22 +20,15 @@ const timeFormats: [TimeFormat, string][] = [
 /** Name, theme and time format, saved together; the theme applies at once. */
 export function ProfileForm({ profile, save }: { profile: Profile; save: SettingsAction<Profile> }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, formError, saving, run } = useSettingsAction(save);
   const [saved, setSaved] = useState(false);
-  const [saving, setSaving] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setSaving(true);
     setSaved(false);
-    const result = await save({ name: form.get("name"), theme: form.get("theme"), timeFormat: form.get("timeFormat") }).catch(() => UNREACHABLE);
-    setSaving(false);
-    if ("error" in result) {
-      setErrors({ form: result.error.message, ...result.error.fields });
-      return;
-    }
-    setErrors({});
+    const result = await run({ name: form.get("name"), theme: form.get("theme"), timeFormat: form.get("timeFormat") });
+    if (!result) return;
     setSaved(true);
     document.documentElement.className = themeClass(result.data.theme) ?? "";
     // The sidebar's name and every time shown come from the server's render.
@@ -70,11 +62,7 @@ export function ProfileForm({ profile, save }: { profile: Profile; save: Setting
             {saved ? "Saved." : ""}
           </p>
         </div>
-        {errors.form && !errors.name && (
-          <p role="alert" className="text-sm text-danger">
-            {errors.form}
-          </p>
-        )}
+        <FormAlert message={formError} />
       </form>
     </SettingsSection>
   );
