@@ -15,9 +15,3 @@ export async function updateProfile(prisma: Prisma, { userId, input }: { userId:
   const row = await prisma.user.update({ where: { id: userId }, data: input, select: { name: true, theme: true, timeFormat: true } });
   return { name: row.name, ...preferencesOf(row) };
 }
-
-/** What the settings page starts from. */
-export async function readProfile(prisma: Prisma, { userId }: { userId: string }): Promise<Profile> {
-  const row = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { name: true, theme: true, timeFormat: true } });
-  return { name: row.name, ...preferencesOf(row) };
-}

@@ -4,10 +4,9 @@ import { DeleteAccountForm } from "@/components/settings/delete-account-form";
 import { DesktopNotifications } from "@/components/settings/desktop-notifications";
 import { PasswordForm } from "@/components/settings/password-form";
 import { ProfileForm } from "@/components/settings/profile-form";
-import { readProfile } from "@/lib/account/update-profile";
 import { listApiTokens } from "@/lib/api-tokens/list-api-tokens";
 import { getRuntime } from "@/lib/runtime/runtime";
-import { requireCurrentUser } from "@/lib/session/current-user";
+import { getCurrentPreferences, requireCurrentUser } from "@/lib/session/current-user";
 import { changePasswordAction, createApiTokenAction, deleteAccountAction, revokeApiTokenAction, updateProfileAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Chorus" };
@@ -15,7 +14,9 @@ export const metadata: Metadata = { title: "Settings · Chorus" };
 export default async function SettingsPage() {
   const user = await requireCurrentUser();
   const { db } = await getRuntime();
-  const [profile, tokens] = await Promise.all([readProfile(db.prisma, { userId: user.id }), listApiTokens(db.prisma, { userId: user.id })]);
+  // The session read for this request already holds the name and preferences.
+  const [preferences, tokens] = await Promise.all([getCurrentPreferences(), listApiTokens(db.prisma, { userId: user.id })]);
+  const profile = { name: user.name, ...preferences };
   return (
     <div className="h-full overflow-y-auto">
       <div className="mx-auto max-w-3xl space-y-8 p-4 sm:p-6">
