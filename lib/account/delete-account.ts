@@ -36,8 +36,9 @@ export async function deleteAccount({ auth, prisma, endSession }: DeleteAccountD
     throw expectedAuthError(error) ?? error;
   }
   const sessionIds = await prisma.$transaction(async (tx) => {
-    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { role: true } });
-    if (user.role === "admin" && (await tx.user.count({ where: { role: "admin", deletedAt: null, id: { not: userId } } })) === 0) {
+    // The admins' rows locked, in one order: two admins leaving at once are counted one after the other.
+    const admins = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "users" WHERE "role" = 'admin' AND "deletedAt" IS NULL ORDER BY "id" FOR UPDATE`;
+    if (admins.length === 1 && admins[0]!.id === userId) {
       throw new AppError("conflict", "You are the only admin: make someone else an admin before deleting your account.");
     }
     const marker = randomUUID().slice(0, 8);

@@ -144,5 +144,13 @@ describe("deleting one's account", () => {
     expect(await failure(remove(root, "correct-horse-1"))).toMatchObject({ code: "conflict", message: expect.stringMatching(/only admin/) });
     expect(await app.prisma.user.findUniqueOrThrow({ where: { id: root.id } })).toMatchObject({ name: "Root", role: "admin", deletedAt: null });
     expect(await getUserSession(app.runtime.auth, new Headers({ cookie: root.cookie }))).not.toBeNull();
+
+    // Two admins leaving at the same moment: one goes, the other is told it is the only admin now.
+    const second = await app.signUp("Second");
+    await app.prisma.user.update({ where: { id: second.id }, data: { role: "admin" } });
+    const outcomes = await Promise.allSettled([remove(root, "correct-horse-1"), remove(second, "correct-horse-1")]);
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(outcomes.find((outcome) => outcome.status === "rejected")).toMatchObject({ reason: { code: "conflict" } });
+    expect(await app.prisma.user.count({ where: { role: "admin", deletedAt: null } })).toBe(1);
   });
 });
