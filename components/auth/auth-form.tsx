@@ -19,11 +19,23 @@ const copy = {
 
 const initialState: AuthFormState = { error: null, values: {} };
 
-export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action: AuthFormAction }) {
+/** Fields the form shows their own errors under; any other refusal is the form's. */
+const formFields = ["name", "email", "password"];
+
+interface AuthFormProps {
+  mode: "sign-in" | "sign-up";
+  action: AuthFormAction;
+  /** An invite link's secret, sent with the sign-up. */
+  invite?: string;
+  /** Said above the fields (what the invite gives). */
+  notice?: ReactNode;
+}
+
+export function AuthForm({ mode, action, invite, notice }: AuthFormProps) {
   const [state, formAction, pending] = useActionState(action, initialState);
   const text = copy[mode];
   const fieldError = (name: string) => state.error?.fields?.[name];
-  const formError = state.error && !state.error.fields ? state.error.message : null;
+  const formError = state.error && !formFields.some((field) => state.error?.fields?.[field]) ? state.error.message : null;
   const form = useRef<HTMLFormElement>(null);
   // An email already taken at sign-up: the way out is a link, not just words.
   const emailError: ReactNode =
@@ -47,6 +59,8 @@ export function AuthForm({ mode, action }: { mode: "sign-in" | "sign-up"; action
   return (
     <form ref={form} action={formAction} noValidate className="space-y-4">
       <h1 className="text-xl font-semibold">{text.title}</h1>
+      {notice}
+      {invite && <input type="hidden" name="invite" value={invite} />}
       {mode === "sign-up" && <Field name="name" label="Name" autoComplete="name" defaultValue={state.values.name} error={fieldError("name")} />}
       <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={state.values.email} error={emailError} />
       <Field

@@ -5,19 +5,18 @@ import { useRef, useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { ApiTokenSummary } from "@/lib/api-tokens/list-api-tokens";
 import { DATE_AND_TIME, useDateFormat } from "@/components/providers/preferences-provider";
+import { CopyOnce } from "@/components/ui/copy-once";
 import { ItemList } from "@/components/ui/item-list";
 import { UNREACHABLE } from "@/components/ui/unreachable";
 
 type CreateAction = (input: unknown) => Promise<ActionResult<{ token: string; name: string }>>;
 type RevokeAction = (input: unknown) => Promise<ActionResult<void>>;
 
-
 /** Personal API tokens: create (the secret is shown once), list, revoke. */
 export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[]; create: CreateAction; revoke: RevokeAction }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ token: string; name: string } | null>(null);
-  const [copied, setCopied] = useState(false);
   const nameInput = useRef<HTMLInputElement>(null);
   const when = useDateFormat(DATE_AND_TIME);
   const formatDate = (iso: string) => when.format(new Date(iso));
@@ -32,7 +31,6 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
       return;
     }
     setError(null);
-    setCopied(false);
     setCreated(result.data);
     form.reset();
     router.refresh();
@@ -78,23 +76,7 @@ export function ApiTokens({ tokens, create, revoke }: { tokens: ApiTokenSummary[
           {error}
         </p>
       )}
-      {created && (
-        <div role="status" className="space-y-2 rounded-lg border border-emerald-600 bg-emerald-50 p-3 text-sm dark:border-emerald-500 dark:bg-emerald-950">
-          <p className="font-semibold">Copy your new token “{created.name}” now: it will not be shown again.</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code aria-label="New API token" className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1 dark:bg-slate-900">
-              {created.token}
-            </code>
-            <button
-              type="button"
-              onClick={() => void navigator.clipboard.writeText(created.token).then(() => setCopied(true))}
-              className="rounded-md border border-slate-400 px-2 py-1 hover:bg-white dark:border-slate-500 dark:hover:bg-slate-900"
-            >
-              {copied ? "Copied" : "Copy"}
-            </button>
-          </div>
-        </div>
-      )}
+      {created && <CopyOnce key={created.token} heading={`Copy your new token “${created.name}” now: it will not be shown again.`} label="New API token" value={created.token} />}
       <ItemList items={tokens} label="Your API tokens" empty="No tokens yet." itemLabel={(token) => `Token ${token.name}`} itemClassName="flex flex-wrap items-center gap-x-4 gap-y-1">
         {(token) => (
           <>

@@ -22,9 +22,14 @@ export function UserMenu({ user, signOut }: { user: SessionUser; signOut: (input
         <div {...menuProps} aria-label="Account" className="absolute bottom-full left-2 right-2 mb-1 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           <p className="truncate px-3 py-1.5 text-xs text-muted">{user.email}</p>
           {user.role === "admin" && (
-            <Link href="/admin/agents" role="menuitem" onClick={() => close(false)} className={item}>
-              Manage agents
-            </Link>
+            <>
+              <Link href="/admin/agents" role="menuitem" onClick={() => close(false)} className={item}>
+                Manage agents
+              </Link>
+              <Link href="/admin/people" role="menuitem" onClick={() => close(false)} className={item}>
+                People and invites
+              </Link>
+            </>
           )}
           <Link href="/settings" role="menuitem" onClick={() => close(false)} className={item}>
             Settings and API tokens

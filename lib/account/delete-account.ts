@@ -6,6 +6,7 @@ import { expectedAuthError } from "@/lib/auth/sign-in-out";
 import { MAX_PASSWORD_LENGTH } from "@/lib/auth/password-policy";
 import type { Prisma } from "@/lib/db/open-database";
 import { AppError } from "@/lib/errors/app-error";
+import { assertAnotherAdminRemains, deleteSessionsOf } from "@/lib/people/admin-guard";
 
 export const DELETED_USER_NAME = "Deleted user";
 const WRONG_PASSWORD = "That is not your password.";
@@ -36,23 +37,18 @@ export async function deleteAccount({ auth, prisma, endSession }: DeleteAccountD
     throw expectedAuthError(error) ?? error;
   }
   const sessionIds = await prisma.$transaction(async (tx) => {
-    // The admins' rows locked, in one order: two admins leaving at once are counted one after the other.
-    const admins = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "users" WHERE "role" = 'admin' AND "deletedAt" IS NULL ORDER BY "id" FOR UPDATE`;
-    if (admins.length === 1 && admins[0]!.id === userId) {
-      throw new AppError("conflict", "You are the only admin: make someone else an admin before deleting your account.");
-    }
+    await assertAnotherAdminRemains(tx, userId, "You are the only admin: make someone else an admin before deleting your account.");
     const marker = randomUUID().slice(0, 8);
     await tx.user.update({
       where: { id: userId },
       data: { name: DELETED_USER_NAME, email: `deleted-${userId}@deleted.invalid`, handle: `deleted-${marker}`, image: null, role: "member", deletedAt: new Date() },
     });
-    const sessions = await tx.session.findMany({ where: { userId }, select: { id: true } });
-    await tx.session.deleteMany({ where: { userId } });
+    const sessionIds = await deleteSessionsOf(tx, userId);
     await tx.account.deleteMany({ where: { userId } });
     await tx.apiToken.deleteMany({ where: { userId } });
     await tx.membership.deleteMany({ where: { userId } });
     await tx.episode.deleteMany({ where: { userId } });
-    return sessions.map((session) => session.id);
+    return sessionIds;
   });
   sessionIds.forEach(endSession);
 }

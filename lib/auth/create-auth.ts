@@ -3,6 +3,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import type { Prisma } from "@/lib/db/open-database";
 import { CLIENT_ADDRESS_HEADER, requestOrigin } from "@/lib/http/client-request";
+import { signUpGate, type SignUpMode } from "@/lib/people/sign-up-gate";
 import { authEntryHooks } from "./auth-entry-hooks";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-policy";
 import { uniqueUserHandle } from "./user-handle";
@@ -18,6 +19,8 @@ export interface CreateAuthOptions {
   trustedOrigins: string[];
   /** TRUST_PROXY: how many proxies' X-Forwarded-* headers to believe. */
   trustedProxies: number;
+  /** SIGN_UP: whether an account needs an invite link. */
+  signUp: SignUpMode;
   /** Runs after a user row is written, e.g. to join them to the default project. */
   onUserCreated: (user: { id: string }) => Promise<void>;
   /** A session was deleted (sign-out, revocation): its live connections must end. */
@@ -25,6 +28,7 @@ export interface CreateAuthOptions {
 }
 
 export function createAuth(options: CreateAuthOptions) {
+  const gate = signUpGate(options.prisma, options.signUp);
   return betterAuth({
     database: prismaAdapter(options.prisma, { provider: "postgresql" }),
     secret: options.secret,
@@ -58,11 +62,19 @@ export function createAuth(options: CreateAuthOptions) {
         create: {
           // Two sign-ups with the same name at the same moment may pick the same handle; the
           // unique index then refuses the second, which can simply try again.
-          before: async (user) => ({ data: { ...user, handle: await uniqueUserHandle(options.prisma, user.name) } }),
-          after: async (user) => options.onUserCreated(user),
+          before: async (user, context) => {
+            const role = await gate.roleFor(user, context);
+            return { data: { ...user, handle: await uniqueUserHandle(options.prisma, user.name), ...(role ? { role } : {}) } };
+          },
+          after: async (user, context) => {
+            await gate.accountCreated(user, context);
+            await options.onUserCreated(user);
+          },
         },
       },
       session: {
+        // Every sign-in path ends here: a deactivated account gets no session.
+        create: { before: async (session) => gate.assertActive(session.userId) },
         delete: { after: async (session) => options.onSessionEnded({ id: session.id, userId: session.userId }) },
       },
     },

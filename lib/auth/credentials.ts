@@ -26,7 +26,13 @@ export const passwordSchema = z
   .refine((password) => /[a-z]/i.test(password) && /[^a-z]/i.test(password), "Too weak: mix letters with at least one number or symbol.");
 
 /** The rules of an account, whatever the entry point: the form, or better-auth's HTTP API. */
-export const signUpSchema = z.object({ name: nameSchema, email: emailSchema, password: passwordSchema });
+export const signUpSchema = z.object({
+  name: nameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  /** An invite link's secret (lib/people/invites): checked, with its own words, when the account is made. */
+  invite: z.string().max(200, "This invite link is not valid: check you copied all of it.").optional(),
+});
 
 export const signInSchema = z.object({
   email: emailSchema,

@@ -42,6 +42,7 @@ export function expectedAuthError(error: unknown): AppError | null {
   if (!isAPIError(error)) return null;
   const message = typeof error.body?.message === "string" ? error.body.message : error.message;
   if (error.body?.code === "TOO_MANY_ATTEMPTS") return new AppError("rate_limited", message);
+  if (error.body?.code === "ACCOUNT_DEACTIVATED" || error.body?.code === "INVITE_REQUIRED") return new AppError("forbidden", message);
   if (error.body?.code === "INVALID_INPUT") {
     const field = (error.body as { field?: unknown }).field;
     return new AppError("bad_request", message, typeof field === "string" ? { [field]: message } : undefined);

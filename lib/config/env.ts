@@ -79,6 +79,8 @@ const envSchema = z.object({
     .pipe(z.enum(["1", "true", "0", "false"], { error: "use 1/true or 0/false" }).optional())
     .transform((value) => (value === undefined ? undefined : value === "1" || value === "true"))
     .optional(),
+  /** open: anyone who reaches the server may create an account; invite: only with an admin's invite link. */
+  SIGN_UP: z.enum(["open", "invite"], { error: "use open or invite" }).default("open"),
   /** Days context snapshots are kept (0 = forever); see lib/retention. */
   RETENTION_SNAPSHOT_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   /** Days finished agent turns (dispatches) and ended panels' turn records are kept (0 = forever). */

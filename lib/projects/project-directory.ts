@@ -17,7 +17,8 @@ export async function getProjectDirectory(prisma: Prisma, { userId }: { userId: 
   const projectId = project.id;
   const [members, agents] = await Promise.all([
     prisma.user.findMany({
-      where: { memberships: { some: { projectId } } },
+      // Deactivated people cannot read or answer: they are not offered for DMs or @mentions.
+      where: { memberships: { some: { projectId } }, deactivatedAt: null },
       orderBy: { name: "asc" },
       select: { id: true, name: true, handle: true },
     }),

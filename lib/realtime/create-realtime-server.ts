@@ -15,6 +15,7 @@ import {
 } from "./events";
 import { activityOf } from "./conversation-activity";
 import type { RealtimePublisher } from "./publisher";
+import { trackPresence } from "./presence";
 import { watchSessionExpiry } from "./session-expiry";
 import { registerSocketHandlers, type ChorusSocket } from "./socket-handlers";
 import type { PostingDeps } from "@/lib/conversations/send-message";
@@ -33,6 +34,8 @@ export interface RealtimeDeps {
   posting?: PostingDeps;
   /** Aborts an agent turn if it runs in this process. */
   stopTurn?: (dispatchId: string) => boolean;
+  /** Records that a person is here now (their "last seen"). */
+  markSeen?: (userId: string) => Promise<void>;
 }
 
 export type ChorusServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -79,6 +82,7 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
 
   io.on("connection", (socket) => {
     void socket.join([userRoom(socket.data.user.id), sessionRoom(socket.data.sessionId)]);
+    if (deps.markSeen) trackPresence(socket, deps.markSeen);
     watchSessionExpiry(socket, { getSession: deps.getSession, headers: () => toHeaders(socket.handshake.headers), end: (reason) => publisher.sessionEnded(socket.data.sessionId, reason) });
     registerSocketHandlers(socket, {
       prisma: deps.prisma,

@@ -103,6 +103,7 @@ export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32
     baseURL: env.APP_URL ?? `http://localhost:${env.PORT}`,
     trustedOrigins: env.allowedOrigins,
     trustedProxies: env.TRUST_PROXY,
+    signUp: env.SIGN_UP,
     onUserCreated: (user) => joinDefaultProject(db.prisma, { userId: user.id }),
     onSessionEnded: (session) => runtime.realtime.sessionEnded(session.id, "signed_out"),
   });

@@ -6,6 +6,7 @@ import type { Env } from "@/lib/config/env";
 import type { Database } from "@/lib/db/open-database";
 import { attachmentLimits } from "@/lib/attachments/attachment-limits";
 import { createRequestGuard } from "@/lib/http/guard-request";
+import { markSeen } from "@/lib/people/last-seen";
 import { log } from "@/lib/log/logger";
 import { embedderFor } from "@/lib/memory/memory-runtime";
 import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
@@ -47,6 +48,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
     adapter: redis?.adapter,
     posting: postingDeps(runtime),
     stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
+    markSeen: (userId) => markSeen(db.prisma, userId),
   });
   runtime.realtime = realtime.publisher;
   startAgents(runtime, { offlineChunkDelayMs: env.OFFLINE_MODEL_DELAY_MS });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConversationSync } from "@/hooks/conversation-sync";
 import type { MessageDto } from "@/lib/conversations/message-dto";
@@ -8,7 +9,10 @@ import type { Ack, ConversationActivity, MessageDelta, SessionEnded } from "@/li
 import { postgresAdminUrl, postgresUrlFor } from "../support/database-mode";
 import { createChannel, createProjectWithChannel } from "../support/fixtures";
 import { connectTo, scratchDatabase, signUpOn, startNode, startRedis, type NodeProcess } from "../support/node-process";
+import { deactivatePerson } from "@/lib/people/manage-people";
+import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
+import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
 import { decideToolCall } from "@/lib/tool-calls/decide-tool-call";
 import { startHttpMcpServer } from "../support/mcp-servers";
 import { memoryStore } from "../support/message-store";
@@ -156,6 +160,35 @@ describe("two nodes over Redis", () => {
     expect(await endedOnB).toEqual<SessionEnded>({ reason: "signed_out" });
     await until(() => onA.disconnected && onB.disconnected, "both sockets to be disconnected");
     await expect(connectTo(nodeB().url, erin.cookie)).rejects.toThrow(/signed out/i);
+  });
+
+  it("deactivating a person ends their sockets on both nodes at once and refuses their sign-in on either", async () => {
+    const hana = await signUpOn(nodeA().url, "Hana");
+    const ivo = await signUpOn(nodeB().url, "Ivo");
+    await db.prisma.user.update({ where: { id: ivo.id }, data: { role: "admin" } });
+    const onA = track(await connectTo(nodeA().url, hana.cookie));
+    const onB = track(await connectTo(nodeB().url, hana.cookie));
+    const ended = [nextEvent(onA, "session:ended"), nextEvent(onB, "session:ended")];
+    // The admin's request is served by a third process on the same Redis, which holds none of Hana's sockets.
+    const link = await connectRedisAdapter(redis.url);
+    const adminNode = createRealtimeServer(createServer(), { prisma: db.prisma, getSession: async () => null, allowedOrigins: [], adapter: link.adapter });
+    try {
+      await deactivatePerson({ prisma: db.prisma, endSession: (sessionId) => adminNode.publisher.sessionEnded(sessionId, "signed_out") }, { userId: hana.id, actorId: ivo.id });
+
+      expect(await Promise.all(ended)).toEqual<SessionEnded[]>([{ reason: "signed_out" }, { reason: "signed_out" }]);
+      await until(() => onA.disconnected && onB.disconnected, "both of Hana's sockets to end");
+      for (const node of nodes) {
+        const response = await fetch(`${node.url}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: node.url },
+          body: JSON.stringify({ email: hana.email, password: "two-nodes-1" }),
+        });
+        expect(response.status).toBe(403);
+      }
+    } finally {
+      await adminNode.close();
+      await link.close();
+    }
   });
 
   it("reports a Redis outage in /api/health and brings connected clients up to date when Redis is back", async () => {

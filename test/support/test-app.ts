@@ -8,6 +8,7 @@ import { getUserSession } from "@/lib/auth/session-user";
 import { readEnv } from "@/lib/config/env";
 import type { Database } from "@/lib/db/open-database";
 import { createRequestGuard } from "@/lib/http/guard-request";
+import { markSeen } from "@/lib/people/last-seen";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/lib/realtime/events";
 import { createRealtimeServer, type RealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { createRuntimeFor, provideRuntime, stopBackgroundWork, postingDeps, type Runtime } from "@/lib/runtime/runtime";
@@ -55,6 +56,7 @@ export class TestApp {
       allowedOrigins: [],
       posting: postingDeps(runtime),
       stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
+      markSeen: (userId) => markSeen(db.prisma, userId),
     });
     runtime.realtime = realtime.publisher;
     provideRuntime(runtime);

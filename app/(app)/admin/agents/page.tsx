@@ -30,6 +30,9 @@ export default async function AdminAgentsPage() {
           <Link href="/admin/tools" className="text-sm text-link hover:underline">
             Tools
           </Link>
+          <Link href="/admin/people" className="text-sm text-link hover:underline">
+            People
+          </Link>
           <Link href="/admin/agents/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
             New agent
           </Link>
