@@ -15,7 +15,7 @@ function message(seq: number): MessageDto {
     role: "user",
     content: `message ${seq}`,
     metadata: { isHandoffSummary: false, isToolResult: false, timestamp: "2026-01-01T00:00:00.000Z" },
-    author: { kind: "user", id: "u1", name: "Ann" },
+    author: { kind: "user", id: "u1", name: "Ann", color: null, avatarUrl: null },
     createdAt: "2026-01-01T00:00:00.000Z",
     ...unchangedMessage,
   };

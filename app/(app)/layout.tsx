@@ -5,23 +5,24 @@ import { Sidebar } from "@/components/shell/sidebar";
 import { listConversations } from "@/lib/conversations/list-conversations";
 import { getProjectDirectory } from "@/lib/projects/project-directory";
 import { getRuntime } from "@/lib/runtime/runtime";
-import { getCurrentPreferences, requireCurrentUser } from "@/lib/session/current-user";
+import { getCurrentAvatar, getCurrentPreferences, requireCurrentUser } from "@/lib/session/current-user";
 import { createChannelAction, openAgentChatAction, openDirectMessageAction, signOutAction } from "./actions";
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireCurrentUser();
   const { db } = await getRuntime();
-  const [conversations, directory, preferences] = await Promise.all([
+  const [conversations, directory, preferences, avatar] = await Promise.all([
     listConversations(db.prisma, { userId: user.id }),
     getProjectDirectory(db.prisma, { userId: user.id }),
     getCurrentPreferences(),
+    getCurrentAvatar(),
   ]);
   return (
     <PreferencesProvider preferences={preferences}>
       <AppShell
         sidebar={
           <Sidebar
-            user={user}
+            user={{ ...user, ...avatar }}
             initialConversations={conversations}
             initialDirectory={directory}
             actions={{ createChannel: createChannelAction, openDirectMessage: openDirectMessageAction, openAgentChat: openAgentChatAction, signOut: signOutAction }}

@@ -14,7 +14,7 @@ describe("composerHint", () => {
   });
 
   it("names a disabled agent that was mentioned", () => {
-    const participants = [{ kind: "agent" as const, id: "a", handle: "toby", name: "Toby", color: "#000000", disabled: true }];
+    const participants = [{ kind: "agent" as const, id: "a", handle: "toby", name: "Toby", color: "#000000", avatarUrl: null, disabled: true }];
     expect(composerHint({ ...base, participants, conversation: { type: "group" }, unknownMentions: [], lastSent: "@toby" })).toBe("Toby is disabled by an admin and will not answer.");
   });
 });

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
-import { Avatar, colourFor } from "@/components/ui/avatar";
+import { UserAvatar } from "@/components/ui/avatar";
 import type { ConversationManager } from "./use-manage-conversation";
 
 export interface AddablePerson {
@@ -35,7 +35,7 @@ export function ConversationMembers({
       <ul aria-label="Members" className="divide-y divide-slate-200 dark:divide-slate-800">
         {participants.map((participant) => (
           <li key={participant.id} className="flex items-center gap-2 py-1.5 text-sm">
-            <Avatar name={participant.name} colour={participant.color ?? colourFor(participant.id)} size="xs" />
+            <UserAvatar person={participant} size="xs" />
             <span className="min-w-0 flex-1 truncate">
               {participant.name}{" "}
               <span className="text-xs text-muted">

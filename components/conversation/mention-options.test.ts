@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ParticipantDto } from "@/lib/conversations/list-participants";
 import { mentionOptions, panelPreview } from "./mention-options";
 
-const agent = (handle: string, disabled = false): ParticipantDto => ({ kind: "agent", id: handle, handle, name: handle[0]!.toUpperCase() + handle.slice(1), color: "#0ea5e9", disabled });
-const ann: ParticipantDto = { kind: "user", id: "ann", handle: "ann", name: "Ann", color: null };
+const agent = (handle: string, disabled = false): ParticipantDto => ({ kind: "agent", id: handle, handle, name: handle[0]!.toUpperCase() + handle.slice(1), color: "#0ea5e9", avatarUrl: null, disabled });
+const ann: ParticipantDto = { kind: "user", id: "ann", handle: "ann", name: "Ann", color: null, avatarUrl: null };
 const board = { handle: "review-board", name: "Review board", agents: ["Toby", "Ada"], refusal: null };
 const group = { allowed: true, saved: [board] };
 

@@ -18,7 +18,7 @@ import { ToolStep } from "./tool-step";
 
 
 function authorView(author: Group["author"]) {
-  if (author.kind === "user") return { name: author.name, colour: colourFor(author.id), agent: false };
+  if (author.kind === "user") return { name: author.name, colour: author.color ?? colourFor(author.id), image: author.avatarUrl, agent: false };
   if (author.kind === "agent") return { name: author.displayName, colour: author.color, agent: true };
   return { name: "Chorus", colour: "#64748b", agent: false };
 }
@@ -78,7 +78,7 @@ export const MessageGroupContent = memo(
     }
     return (
       <>
-        <Avatar name={view.name} colour={view.colour} />
+        <Avatar name={view.name} colour={view.colour} image={view.image} />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-baseline gap-x-2">
             <span className="font-semibold text-slate-900 dark:text-slate-100">{view.name}</span>

@@ -11,7 +11,7 @@ const at = (iso: string, seq: number, authorId = "u2"): MessageDto => ({
   role: "user",
   content: `m${seq}`,
   metadata: { isHandoffSummary: false, isToolResult: false, timestamp: iso },
-  author: { kind: "user", id: authorId, name: authorId },
+  author: { kind: "user", id: authorId, name: authorId, color: null, avatarUrl: null },
   createdAt: new Date(iso).toISOString(),
   ...unchangedMessage,
 });

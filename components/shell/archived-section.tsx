@@ -20,7 +20,7 @@ export function ArchivedSection({ conversations, isActive }: { conversations: Co
               conversation.type === "group" ? (
                 <span aria-hidden="true">#</span>
               ) : (
-                <Avatar name={conversation.peer?.name ?? conversation.title} colour={conversation.peer?.color ?? colourFor(conversation.peer?.id ?? conversation.id)} size="xs" />
+                <Avatar name={conversation.peer?.name ?? conversation.title} colour={conversation.peer?.color ?? colourFor(conversation.peer?.id ?? conversation.id)} image={conversation.peer?.avatarUrl} size="xs" />
               )
             }
           />

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import type { SessionUser } from "@/lib/auth/session-user";
+import type { PersonAvatar } from "@/lib/avatars/avatar-rules";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import type { ProjectDirectory } from "@/lib/projects/project-directory";
 import { Avatar, colourFor } from "@/components/ui/avatar";
@@ -31,7 +32,7 @@ export function Sidebar({
   initialDirectory,
   actions,
 }: {
-  user: SessionUser;
+  user: SessionUser & PersonAvatar;
   initialConversations: ConversationSummary[];
   initialDirectory: ProjectDirectory | null;
   actions: SidebarActions;
@@ -99,7 +100,7 @@ export function Sidebar({
           }
         >
           {directMessages.map((c) => (
-            <SidebarLink key={c.id} conversation={c} active={isActive(c.id)} icon={<Avatar name={c.title} colour={colourFor(c.peer?.id ?? c.id)} size="xs" />} />
+            <SidebarLink key={c.id} conversation={c} active={isActive(c.id)} icon={<Avatar name={c.title} colour={c.peer?.color ?? colourFor(c.peer?.id ?? c.id)} image={c.peer?.avatarUrl} size="xs" />} />
           ))}
         </Section>
 

@@ -2,17 +2,18 @@
 
 import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/session-user";
-import { Avatar, colourFor } from "@/components/ui/avatar";
+import type { PersonAvatar } from "@/lib/avatars/avatar-rules";
+import { UserAvatar } from "@/components/ui/avatar";
 import { useMenu } from "@/components/ui/use-menu";
 
 const item = "block w-full rounded-md px-3 py-1.5 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 dark:hover:bg-slate-800 dark:focus:bg-slate-800";
 
-export function UserMenu({ user, signOut }: { user: SessionUser; signOut: (input: unknown) => Promise<unknown> }) {
+export function UserMenu({ user, signOut }: { user: SessionUser & PersonAvatar; signOut: (input: unknown) => Promise<unknown> }) {
   const { open, close, triggerProps, menuProps } = useMenu();
   return (
     <div className="relative border-t border-slate-200 p-2 dark:border-slate-800">
       <button type="button" {...triggerProps} className="flex w-full items-center gap-2 rounded-md p-2 text-left hover:bg-slate-200 dark:hover:bg-slate-800">
-        <Avatar name={user.name} colour={colourFor(user.id)} size="sm" />
+        <UserAvatar person={user} size="sm" />
         <span className="min-w-0 flex-1">
           <span className="block truncate text-sm font-semibold">{user.name}</span>
           <span className="block truncate text-xs text-muted">{user.role}</span>

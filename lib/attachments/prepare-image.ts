@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors/app-error";
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 480;
 /** Larger images are refused before they are decoded (a small file can declare a huge canvas). */
-const MAX_PIXELS = 100_000_000;
+export const MAX_PIXELS = 100_000_000;
 
 export interface PreparedImage {
   /** The image re-encoded upright, with no metadata (EXIF location, camera, comments). */

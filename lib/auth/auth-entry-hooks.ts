@@ -10,9 +10,9 @@ type Body = Record<string, unknown>;
 
 /** Fields of better-auth's endpoints that must follow the app's rules, by path. */
 const rules: Record<string, (body: Body) => Body> = {
-  "/sign-up/email": (body) => ({ ...body, ...parse(signUpSchema, body) }),
+  "/sign-up/email": (body) => ({ ...withoutImage(body), ...parse(signUpSchema, body) }),
   "/sign-in/email": (body) => ({ ...body, ...parse(signInSchema, body) }),
-  "/update-user": (body) => ({ ...body, ...(body.name === undefined ? {} : { name: parse(nameSchema, body.name) }) }),
+  "/update-user": (body) => ({ ...withoutImage(body), ...(body.name === undefined ? {} : { name: parse(nameSchema, body.name) }) }),
   "/change-password": (body) => ({ ...body, newPassword: parse(passwordSchema, body.newPassword) }),
   "/reset-password": (body) => ({ ...body, newPassword: parse(passwordSchema, body.newPassword) }),
 };
@@ -59,6 +59,19 @@ function provesPassword(path: string): boolean {
 function throttleKeys(path: string, email: string, address: string | undefined): ThrottleKey[] {
   if (path !== "/sign-in/email" && !(provesPassword(path) && email)) return [];
   return [{ kind: "account", value: email }, ...(address ? [{ kind: "address" as const, value: address }] : [])];
+}
+
+/**
+ * better-auth lets a person set `image` (any string) at sign-up and through /update-user; it holds
+ * the key of their avatar's blob, which only the avatar upload writes (lib/avatars).
+ */
+function withoutImage(body: Body): Body {
+  if (body.image === undefined) return body;
+  throw new APIError("BAD_REQUEST", {
+    message: "Change your picture in Settings, under Avatar: it cannot be set here.",
+    code: "INVALID_INPUT",
+    field: "image",
+  });
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {

@@ -46,6 +46,8 @@ export function createAuth(options: CreateAuthOptions) {
         // Changed through the settings page's own action (lib/account/update-profile), never the auth API.
         theme: { type: "string", required: false, input: false },
         timeFormat: { type: "string", required: false, input: false },
+        // The avatar's colour, and its picture in the core field `image`: lib/avatars only (auth-entry-hooks refuses `image`).
+        avatarColor: { type: "string", required: false, input: false },
       },
     },
     session: { expiresIn: SESSION_LIFETIME_S, updateAge: 60 * 60 * 24 },

@@ -1,4 +1,5 @@
 import { preferencesOf, type Preferences } from "@/lib/account/preferences";
+import { avatarOf, type PersonAvatar } from "@/lib/avatars/avatar-rules";
 import type { Auth } from "./create-auth";
 
 export type UserRole = "member" | "admin" | "debug";
@@ -15,6 +16,7 @@ export interface UserSession {
   user: SessionUser;
   session: { id: string; expiresAt: number };
   preferences: Preferences;
+  avatar: PersonAvatar;
 }
 
 const roles: readonly UserRole[] = ["member", "admin", "debug"];
@@ -29,6 +31,7 @@ export async function getUserSession(auth: Auth, headers: Headers): Promise<User
     user: { id, name, email, role },
     session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt).getTime() },
     preferences: preferencesOf(found.user as { theme?: unknown; timeFormat?: unknown }),
+    avatar: avatarOf({ id, image: found.user.image ?? null, avatarColor: (found.user as { avatarColor?: string | null }).avatarColor ?? null }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { avatarOf } from "@/lib/avatars/avatar-rules";
 import type { Prisma } from "@/lib/db/open-database";
 import { sql, empty } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { defaultNotifyLevel, NOTIFY_LEVELS, type NotifyLevel } from "./notification-level";
@@ -6,8 +7,10 @@ export interface ConversationPeer {
   kind: "user" | "agent";
   id: string;
   name: string;
-  /** Agents have a colour of their own; users' colours are derived from their id. */
+  /** An agent's colour, or a person's own (null: derived from their id). */
   color: string | null;
+  /** A person's picture; agents have none. */
+  avatarUrl: string | null;
 }
 
 /** A conversation as the sidebar and header show it to one user. */
@@ -58,6 +61,7 @@ interface Row {
   peerId: string | null;
   peerName: string | null;
   peerColor: string | null;
+  peerImage: string | null;
 }
 
 /**
@@ -75,13 +79,14 @@ export async function listConversations(
            COALESCE(r."lastReadSeq", 0) AS "lastReadSeq",
            GREATEST(c."lastSeq" - COALESCE(r."lastReadSeq", 0), 0)::int AS "unread",
            COALESCE(r."unreadMentions", 0) AS "mentions", p."notify", p."muted",
-           peer."kind" AS "peerKind", peer."id" AS "peerId", peer."name" AS "peerName", peer."color" AS "peerColor"
+           peer."kind" AS "peerKind", peer."id" AS "peerId", peer."name" AS "peerName", peer."color" AS "peerColor", peer."image" AS "peerImage"
     FROM "participants" p
     JOIN "conversations" c ON c."id" = p."conversationId"
     LEFT JOIN "read_states" r ON r."userId" = p."userId" AND r."conversationId" = c."id"
     LEFT JOIN LATERAL (
       SELECT CASE WHEN o."agentId" IS NULL THEN 'user' ELSE 'agent' END AS "kind",
-             COALESCE(o."agentId", o."userId") AS "id", COALESCE(a."displayName", u."name") AS "name", a."color" AS "color"
+             COALESCE(o."agentId", o."userId") AS "id", COALESCE(a."displayName", u."name") AS "name",
+             COALESCE(a."color", u."avatarColor") AS "color", u."image"
       FROM "participants" o
       LEFT JOIN "users" u ON u."id" = o."userId"
       LEFT JOIN "agents" a ON a."id" = o."agentId"
@@ -90,11 +95,11 @@ export async function listConversations(
     ) peer ON true
     WHERE p."userId" = ${userId} ${conversationId ? sql`AND c."id" = ${conversationId}` : empty}
     ORDER BY c."updatedAt" DESC`;
-  return rows.map(({ peerKind, peerId, peerName, peerColor, notify, ...row }) => ({
+  return rows.map(({ peerKind, peerId, peerName, peerColor, peerImage, notify, ...row }) => ({
     ...row,
     notify: NOTIFY_LEVELS.find((level) => level === notify) ?? defaultNotifyLevel(row.type),
     title: row.type === "group" || (row.type === "agent_dm" && row.title) ? row.title : (peerName ?? "Unknown"),
-    peer: peerKind && peerId ? { kind: peerKind, id: peerId, name: peerName ?? "Unknown", color: peerColor } : null,
+    peer: peerKind && peerId ? { kind: peerKind, id: peerId, name: peerName ?? "Unknown", ...avatarOf({ id: peerId, image: peerImage, avatarColor: peerColor }) } : null,
   }));
 }
 

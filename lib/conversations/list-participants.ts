@@ -1,3 +1,4 @@
+import { avatarOf } from "@/lib/avatars/avatar-rules";
 import type { Prisma } from "@/lib/db/open-database";
 import { assertParticipant } from "./assert-participant";
 
@@ -6,7 +7,10 @@ export interface ParticipantDto {
   id: string;
   handle: string;
   name: string;
+  /** An agent's colour, or a person's own (null: derived from their id). */
   color: string | null;
+  /** A person's picture; agents have none. */
+  avatarUrl: string | null;
   /** An agent an admin disabled: it stays listed but answers nobody. */
   disabled?: boolean;
 }
@@ -21,15 +25,15 @@ export async function listParticipants(
     where: { conversationId },
     orderBy: { joinedAt: "asc" },
     select: {
-      user: { select: { id: true, handle: true, name: true } },
+      user: { select: { id: true, handle: true, name: true, image: true, avatarColor: true } },
       agent: { select: { id: true, handle: true, displayName: true, color: true, enabled: true } },
     },
   });
   return rows.flatMap((row): ParticipantDto[] => {
-    if (row.user) return [{ kind: "user", id: row.user.id, handle: row.user.handle, name: row.user.name, color: null }];
+    if (row.user) return [{ kind: "user", id: row.user.id, handle: row.user.handle, name: row.user.name, ...avatarOf(row.user) }];
     if (row.agent) {
       const { id, handle, displayName, color, enabled } = row.agent;
-      return [{ kind: "agent", id, handle, name: displayName, color, ...(enabled ? {} : { disabled: true }) }];
+      return [{ kind: "agent", id, handle, name: displayName, color, avatarUrl: null, ...(enabled ? {} : { disabled: true }) }];
     }
     return [];
   });

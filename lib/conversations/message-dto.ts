@@ -1,8 +1,9 @@
 import { toAttachmentDto, type AttachmentDto, type AttachmentRow } from "@/lib/attachments/attachment-dto";
+import { avatarOf, type PersonAvatar } from "@/lib/avatars/avatar-rules";
 import type { MessageMetadata } from "./message-metadata";
 
 export type MessageAuthor =
-  | { kind: "user"; id: string; name: string }
+  | ({ kind: "user"; id: string; name: string } & PersonAvatar)
   | { kind: "agent"; id: string; handle: string; displayName: string; color: string }
   | { kind: "system" };
 
@@ -66,7 +67,7 @@ export const unchangedMessage = {
 export const QUOTE_EXCERPT_CHARS = 160;
 
 const authorSelect = {
-  authorUser: { select: { id: true, name: true } },
+  authorUser: { select: { id: true, name: true, image: true, avatarColor: true } },
   authorAgent: { select: { id: true, handle: true, displayName: true, color: true } },
 } as const;
 
@@ -78,7 +79,7 @@ export const messageInclude = {
 } as const;
 
 type AuthorRow = {
-  authorUser: { id: string; name: string } | null;
+  authorUser: { id: string; name: string; image: string | null; avatarColor: string | null } | null;
   authorAgent: { id: string; handle: string; displayName: string; color: string } | null;
 };
 
@@ -104,7 +105,8 @@ interface MessageRow extends AuthorRow {
 }
 
 function authorOf(row: AuthorRow): MessageAuthor {
-  return row.authorUser ? { kind: "user", ...row.authorUser } : row.authorAgent ? { kind: "agent", ...row.authorAgent } : { kind: "system" };
+  if (row.authorUser) return { kind: "user", id: row.authorUser.id, name: row.authorUser.name, ...avatarOf(row.authorUser) };
+  return row.authorAgent ? { kind: "agent", ...row.authorAgent } : { kind: "system" };
 }
 
 export function authorName(author: MessageAuthor): string {

@@ -3,6 +3,7 @@ import type { Prisma, Transaction } from "@/lib/db/open-database";
 import { insertPanel, planPanel, type PanelPlan } from "@/lib/panels/plan-panel";
 import { attachToMessage, checkAttachmentsToSend } from "@/lib/attachments/send-attachments";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
+import { avatarOf } from "@/lib/avatars/avatar-rules";
 import { AppError } from "@/lib/errors/app-error";
 import { countTokens } from "@/lib/llm/token-counter";
 import { messageInclude, quoteOf, toMessageDto, type MessageDto, type QuotedMessage, unchangedMessage } from "./message-dto";
@@ -81,6 +82,9 @@ type Recipients = Omit<PostMessageResult, "message" | "created" | "panelId">;
 
 interface InsertedRow extends Recipients {
   authorName: string | null;
+  /** The author's avatar, from the users row the function reads for their name. */
+  authorImage: string | null;
+  authorColor: string | null;
   tokens: number | null;
   seq: number | null;
   /** Set when the message was refused because its turns would pass a backlog limit. */
@@ -141,7 +145,7 @@ async function insertMessage(
     role: "user",
     content: input.content,
     metadata,
-    author: { kind: "user", id: userId, name: row.authorName },
+    author: { kind: "user", id: userId, name: row.authorName, ...avatarOf({ id: userId, image: row.authorImage, avatarColor: row.authorColor }) },
     createdAt: now.toISOString(),
     ...unchangedMessage,
     replyTo: input.replyToMessageId ? await quoteFor(prisma, input.replyToMessageId) : null,

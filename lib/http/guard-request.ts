@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { toErrorPayload, AppError } from "@/lib/errors/app-error";
 import { formatBytes } from "@/lib/attachments/format-bytes";
+import { AVATAR_MAX_BYTES } from "@/lib/avatars/avatar-rules";
 import { log } from "@/lib/log/logger";
 import { CLIENT_ADDRESS_HEADER, clientAddress, requestProtocol } from "./client-request";
 import { crossSiteVerdict, type CrossSiteVerdict, type OriginPolicy } from "./cross-site";
@@ -14,10 +15,13 @@ const UPLOAD_PATH = /^\/api\/agents\/[^/]+\/knowledge\/?(\?|$)/;
 /** Attachments take files of up to ATTACHMENT_MAX_MB (plus the multipart envelope). */
 const ATTACHMENT_PATH = /^\/api\/conversations\/[^/]+\/attachments\/?(\?|$)/;
 const ENVELOPE_BYTES = 64 * 1024;
+/** A person's picture: up to AVATAR_MAX_BYTES (plus the envelope). */
+const AVATAR_PATH = /^\/api\/avatars\/?(\?|$)/;
 
 /** How large a body this request may send. */
 export function bodyLimitFor(url: string | undefined, base = MAX_BODY_BYTES, attachmentBytes = 0): number {
   if (url && ATTACHMENT_PATH.test(url)) return Math.max(base, attachmentBytes + ENVELOPE_BYTES);
+  if (url && AVATAR_PATH.test(url)) return Math.max(base, AVATAR_MAX_BYTES + ENVELOPE_BYTES);
   return url && UPLOAD_PATH.test(url) ? Math.max(base, UPLOAD_BODY_BYTES) : base;
 }
 
@@ -105,6 +109,10 @@ function tooLarge(req: IncomingMessage, maxBodyBytes: number): boolean {
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, attachmentMaxBytes: number): void {
   log.warn("request refused: body too large", { path: req.url, contentLength: req.headers["content-length"] });
   if (req.url && ATTACHMENT_PATH.test(req.url)) return refuse(req, res, new AppError("payload_too_large", `This file is too large: files can be at most ${formatBytes(attachmentMaxBytes)}.`));
+  if (req.url && AVATAR_PATH.test(req.url)) {
+    const message = `This picture is too large: a picture can be at most ${formatBytes(AVATAR_MAX_BYTES)}.`;
+    return refuse(req, res, new AppError("payload_too_large", message, { avatar: message }));
+  }
   const megabytes = Math.round((maxBodyBytes / 1024 / 1024) * 10) / 10;
   refuse(req, res, new AppError("payload_too_large", `This request is too large: at most ${megabytes} MB can be sent at once.`));
 }

@@ -1,9 +1,10 @@
+import { avatarOf, type PersonAvatar } from "@/lib/avatars/avatar-rules";
 import type { Prisma } from "@/lib/db/open-database";
 import { findPrimaryProject } from "./primary-project";
 
 export interface ProjectDirectory {
   project: { id: string; name: string };
-  members: { id: string; name: string; handle: string }[];
+  members: ({ id: string; name: string; handle: string } & PersonAvatar)[];
   agents: { id: string; handle: string; displayName: string; color: string; description: string }[];
 }
 
@@ -20,7 +21,7 @@ export async function getProjectDirectory(prisma: Prisma, { userId }: { userId: 
       // Deactivated people cannot read or answer: they are not offered for DMs or @mentions.
       where: { memberships: { some: { projectId } }, deactivatedAt: null },
       orderBy: { name: "asc" },
-      select: { id: true, name: true, handle: true },
+      select: { id: true, name: true, handle: true, image: true, avatarColor: true },
     }),
     prisma.agent.findMany({
       where: { projectId, enabled: true },
@@ -28,5 +29,5 @@ export async function getProjectDirectory(prisma: Prisma, { userId }: { userId: 
       select: { id: true, handle: true, displayName: true, color: true, description: true },
     }),
   ]);
-  return { project, members, agents };
+  return { project, members: members.map(({ image, avatarColor, ...member }) => ({ ...member, ...avatarOf({ ...member, image, avatarColor }) })), agents };
 }

@@ -42,7 +42,7 @@ describe("watchSessionExpiry", () => {
 
   it("follows a session that was extended meanwhile, and ends it at the new expiry", async () => {
     const socket = fakeSocket(10_000);
-    const { ended } = watch(socket, [{ user, session: { id: "s1", expiresAt: 50_000 }, preferences: DEFAULT_PREFERENCES }, null]);
+    const { ended } = watch(socket, [{ user, session: { id: "s1", expiresAt: 50_000 }, preferences: DEFAULT_PREFERENCES, avatar: { color: null, avatarUrl: null } }, null]);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(ended).toEqual([]);
     expect(socket.data.sessionExpiresAt).toBe(50_000);

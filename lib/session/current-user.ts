@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { DEFAULT_PREFERENCES, type Preferences } from "@/lib/account/preferences";
+import type { PersonAvatar } from "@/lib/avatars/avatar-rules";
 import { getUserSession, type SessionUser, type UserSession } from "@/lib/auth/session-user";
 import { getRuntime } from "@/lib/runtime/runtime";
 
@@ -21,6 +22,11 @@ export async function getCurrentUser(): Promise<SessionUser | null> {
 /** The signed-in person's preferences; a visitor's are the defaults. */
 export async function getCurrentPreferences(): Promise<Preferences> {
   return (await currentSession())?.preferences ?? DEFAULT_PREFERENCES;
+}
+
+/** How the signed-in person looks beside their name (the sidebar's menu, settings). */
+export async function getCurrentAvatar(): Promise<PersonAvatar> {
+  return (await currentSession())?.avatar ?? { color: null, avatarUrl: null };
 }
 
 /** For signed-in pages: a visitor without a session goes to the sign-in page. */

@@ -93,7 +93,7 @@ describe("deleting one's account", () => {
   let app: TestApp;
   const ended: string[] = [];
   const remove = (user: TestUser, password: string) =>
-    deleteAccount({ auth: app.runtime.auth, prisma: app.prisma, endSession: (sessionId) => (ended.push(sessionId), app.runtime.realtime.sessionEnded(sessionId, "signed_out")) }, {
+    deleteAccount({ auth: app.runtime.auth, prisma: app.prisma, store: app.runtime.attachments.store, endSession: (sessionId) => (ended.push(sessionId), app.runtime.realtime.sessionEnded(sessionId, "signed_out")) }, {
       userId: user.id,
       password,
       headers: new Headers({ cookie: user.cookie }),
