@@ -47,7 +47,7 @@ test("every settings and admin screen fits a 390 px phone: nothing wider than th
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/admin/agents");
   const agent = await page.getByRole("link", { name: "Edit Toby" }).getAttribute("href");
-  for (const screen of ["/settings", "/admin/agents", "/admin/agents/new", agent, `${agent}/knowledge`, `${agent}/procedures`, `${agent}/handoffs`, "/admin/panels", "/admin/turns"]) {
+  for (const screen of ["/settings", "/admin/agents", "/admin/agents/new", agent, `${agent}/knowledge`, `${agent}/procedures`, `${agent}/handoffs`, "/admin/panels", "/admin/turns", "/admin/usage"]) {
     await page.goto(screen!);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(await widerThanScreen(page), screen!).toEqual([]);

@@ -39,6 +39,14 @@ const sections: { title: string; fields: Field[] }[] = [
     ],
   },
   {
+    title: "Usage",
+    fields: [
+      { name: "monthlyTokenCap", label: "Monthly token cap", hint: "Input and output tokens per calendar month (UTC). Empty: no cap. At the cap the agent says so instead of answering.", input: "number" },
+      { name: "inputUsdPerMillion", label: "Input price (USD per 1M tokens)", hint: "For the usage page's costs. Empty: not priced.", input: "number", step: "0.01" },
+      { name: "outputUsdPerMillion", label: "Output price (USD per 1M tokens)", hint: "Empty: not priced.", input: "number", step: "0.01" },
+    ],
+  },
+  {
     title: "Context",
     fields: [
       { name: "maxWorkingMemoryTokens", label: "Working memory budget (tokens)", hint: "Must be larger than the system prompt.", input: "number" },
@@ -104,7 +112,7 @@ export function AgentForm({
   submitLabel: ReactNode;
 }) {
   const router = useRouter();
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.name, String(initial[field.name])])));
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.name, String(initial[field.name] ?? "")])));
   const [errors, setErrors] = useState<ErrorPayload | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);

@@ -34,6 +34,9 @@ describe("agent settings", () => {
     ["a handle with spaces", { handle: "my agent" }, "handle", "Use 1–24 letters, digits, dots, dashes or underscores, starting with a letter or digit."],
     ["an unknown pruning strategy", { pruningStrategy: "lifo" }, "pruningStrategy", "Choose FIFO, summarize or sliding window."],
     ["a colour that is not #rrggbb", { color: "blue" }, "color", "Pick a colour as #rrggbb."],
+    ["a monthly token cap of zero", { monthlyTokenCap: "0" }, "monthlyTokenCap", "Monthly token cap must be more than 0 tokens: leave it empty for no cap."],
+    ["a negative monthly token cap", { monthlyTokenCap: "-100" }, "monthlyTokenCap", "Monthly token cap must be more than 0 tokens: leave it empty for no cap."],
+    ["a negative price", { outputUsdPerMillion: "-0.5" }, "outputUsdPerMillion", "Output price must be at least 0."],
   ])("refuses %s with an error on that field", (_case, change, field, message) => {
     expect(fieldErrors({ ...valid, ...change })[field]).toBe(message);
   });
@@ -43,6 +46,12 @@ describe("agent settings", () => {
     expect(agentConfigSchema.parse({ ...valid, acceptsImages: "true", maxAttachmentTokens: "500" })).toMatchObject({ acceptsImages: true, maxAttachmentTokens: 500 });
     expect(fieldErrors({ ...valid, acceptsImages: "yes" }).acceptsImages).toBe("Say whether the model accepts images.");
     expect(fieldErrors({ ...valid, maxAttachmentTokens: "10" }).maxAttachmentTokens).toBe("Attachment text limit must be at least 100.");
+  });
+
+  it("reads an empty cap or price as none, and keeps them out of the context settings", () => {
+    const config = agentConfigSchema.parse({ ...valid, monthlyTokenCap: "", inputUsdPerMillion: "0.15" });
+    expect(config).toMatchObject({ monthlyTokenCap: null, inputUsdPerMillion: 0.15, outputUsdPerMillion: null });
+    expect(toAgentColumns(config)).toMatchObject({ monthlyTokenCap: null, inputUsdPerMillion: 0.15, contextSettings: defaultContextSettings });
   });
 
   it("refuses a working-memory budget that the system prompt alone fills", () => {

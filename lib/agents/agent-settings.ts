@@ -74,11 +74,27 @@ const profileFields = z.object({
   historyWindow: integer("History window", 1, 500),
 });
 
+/** A form field left empty means "none": no cap, no price. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === "" || value === undefined ? null : value), schema.nullable());
+
+/** What an agent may spend and what its tokens cost (lib/usage). */
+const usageFields = z.object({
+  monthlyTokenCap: optional(
+    z.coerce
+      .number({ error: "Monthly token cap must be a number of tokens, or empty for no cap." })
+      .int("Monthly token cap must be a whole number of tokens.")
+      .positive("Monthly token cap must be more than 0 tokens: leave it empty for no cap.")
+      .max(2_000_000_000, "Monthly token cap must be at most 2,000,000,000 tokens."),
+  ),
+  inputUsdPerMillion: optional(decimal("Input price", 0, 10_000)),
+  outputUsdPerMillion: optional(decimal("Output price", 0, 10_000)),
+});
+
 /**
  * Everything an admin edits about an agent, as one flat form. The system prompt must fit in the
  * working-memory budget with room to spare, or no history could ever be sent.
  */
-export const agentConfigSchema = profileFields.extend(contextSettingsSchema.shape).superRefine((config, context) => {
+export const agentConfigSchema = profileFields.extend(usageFields.shape).extend(contextSettingsSchema.shape).superRefine((config, context) => {
   const promptTokens = countTokens(config.systemPrompt, config.model);
   if (promptTokens >= config.maxWorkingMemoryTokens) {
     context.addIssue({
@@ -93,7 +109,7 @@ export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
 /** The columns and the contextSettings JSON a validated config is stored as. */
 export function toAgentColumns(config: AgentConfig) {
-  const { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, ...context } = config;
+  const { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, monthlyTokenCap, inputUsdPerMillion, outputUsdPerMillion, ...context } = config;
   const contextSettings: ContextSettings = contextSettingsSchema.parse(context);
-  return { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, contextSettings };
+  return { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, monthlyTokenCap, inputUsdPerMillion, outputUsdPerMillion, contextSettings };
 }

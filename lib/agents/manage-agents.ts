@@ -20,6 +20,11 @@ export interface AdminAgent {
   temperature: number;
   maxOutputTokens: number;
   historyWindow: number;
+  /** Tokens per calendar month (UTC); null: no cap. */
+  monthlyTokenCap: number | null;
+  /** USD per million tokens; null: not priced. */
+  inputUsdPerMillion: number | null;
+  outputUsdPerMillion: number | null;
   enabled: boolean;
   contextSettings: ContextSettings;
   updatedAt: string;
@@ -37,6 +42,9 @@ const adminAgentSelect = {
   temperature: true,
   maxOutputTokens: true,
   historyWindow: true,
+  monthlyTokenCap: true,
+  inputUsdPerMillion: true,
+  outputUsdPerMillion: true,
   enabled: true,
   contextSettings: true,
   updatedAt: true,

@@ -4,6 +4,7 @@ import { unchangedMessage, type MessageDto } from "@/lib/conversations/message-d
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { countTokens, encodingFor } from "@/lib/llm/token-counter";
+import { insertDispatchUsage } from "@/lib/usage/record-usage";
 
 export interface AgentReply {
   dispatchId: string;
@@ -46,14 +47,20 @@ export interface FollowUpTurn {
   messageId?: string;
 }
 
+/** The usage a reply's metadata reports, as its usage row records it. */
+export function usageOf({ metadata, model }: Pick<AgentReply, "metadata" | "model">) {
+  return metadata.usage ? { provider: metadata.provider ?? "offline", model: metadata.model ?? model, ...metadata.usage } : null;
+}
+
 /**
- * The agent's reply, the end of its dispatch and its snapshot's reply id, in one statement, and only if this attempt
+ * The agent's reply, the end of its dispatch, its usage and its snapshot's reply id, in one statement, and only if this attempt
  * still owns the dispatch: a worker whose lease was taken over can never post a second reply.
  * Returns null when the dispatch was no longer ours.
  */
 export async function persistAgentReply(prisma: Transaction, reply: AgentReply): Promise<PersistedReply | null> {
   const id = randomUUID();
   const now = new Date();
+  const usage = usageOf(reply);
   const [row] = await prisma.$queryRaw<{ seq: number | null; participantUserIds: string[]; followUpStatus: string | null }[]>`
     WITH finished AS (
       UPDATE "dispatches" SET "status" = ${reply.outcome}::"DispatchStatus", "replyMessageId" = ${id}, "leaseUntil" = NULL,
@@ -70,7 +77,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
         ${countTokens(reply.content, reply.model)}, ${encodingFor(reply.model)}, ${now}
       FROM allocated
       RETURNING "seq"
-    )${reply.followUp ? queueFollowUp(reply.followUp, reply.dispatchId, id) : empty}, noted AS (
+    )${reply.followUp ? queueFollowUp(reply.followUp, reply.dispatchId, id) : empty}${usage ? sql`, counted AS (${insertDispatchUsage(reply.dispatchId, usage, sql`EXISTS (SELECT 1 FROM inserted)`)})` : empty}, noted AS (
       -- The turn's snapshot learns which reply it produced.
       UPDATE "context_snapshots" SET "replyMessageId" = ${id}
       WHERE "turnId" = ${reply.dispatchId} AND EXISTS (SELECT 1 FROM inserted)

@@ -3,11 +3,13 @@ import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 import { lockMessage, nextChangeSeq, readMessage } from "@/lib/messages/changed-message";
 import { addVersion } from "@/lib/messages/message-versions";
 import type { Published } from "./append-message";
-import type { AgentReply } from "./persist-agent-reply";
+import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { insertDispatchUsage } from "@/lib/usage/record-usage";
+import { usageOf, type AgentReply } from "./persist-agent-reply";
 
 /**
  * A regenerated reply becomes the next version of the reply it regenerates, shown to everyone,
- * with the end of its dispatch and its snapshot's reply id, in one transaction and only while
+ * with the end of its dispatch, its usage and its snapshot's reply id, in one transaction and only while
  * this attempt owns the dispatch. A reply deleted meanwhile gains nothing. Null when the
  * dispatch was no longer ours.
  */
@@ -18,6 +20,9 @@ export async function persistRegeneratedReply(prisma: Prisma, reply: AgentReply,
       data: { status: reply.outcome, replyMessageId, leaseUntil: null, lastError: reply.metadata.error ?? null },
     });
     if (finished.count === 0) return null;
+    // Spent even when the reply was deleted meanwhile.
+    const usage = usageOf(reply);
+    if (usage) await tx.$executeRaw(insertDispatchUsage(reply.dispatchId, usage, sql`TRUE`));
     const locked = await lockMessage(tx, { messageId: replyMessageId, userId: null });
     // Stopped before it started, or its reply was deleted: nothing to add.
     if (locked.deletedAt || reply.attempt === "queued") return { message: await readMessage(tx, replyMessageId), participantUserIds: [], updated: true };

@@ -9,6 +9,8 @@ import { LlmError, type LlmProvider } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { MemoryStores } from "@/lib/memory/retrieve-memory";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
+import { agentMonthlyCap, capReachedText } from "@/lib/usage/monthly-cap";
+import type { TurnUsage } from "@/lib/usage/record-usage";
 import { assemblePanelTurn, loadPanelMember, type PanelMember } from "./assemble-panel-turn";
 import { finishPanel } from "./finish-panel";
 import { offlineVote } from "./offline-vote";
@@ -40,6 +42,8 @@ interface Member {
 interface TurnEnd {
   status: "answered" | "voted" | "restarted" | "failed";
   tokens: number;
+  /** What a model call spent (none for an offline vote, which calls nothing). */
+  usage?: TurnUsage;
   error?: string;
   answer?: AnswerRecord;
   vote?: VoteRecord;
@@ -167,6 +171,12 @@ class PanelRun {
     if (!(await recordTurnStart(prisma, this.fence, { id: turn.id, panelId: panel.id, agentId: member.id, round: turn.round }))) this.lease.refused("a panel turn was refused");
     const context = member.context!;
     const provider = this.deps.providerFor(context.turn.agent);
+    // The agent's monthly cap holds before anything that could call its model (a summary too); the panel goes on with the others.
+    const cap = await agentMonthlyCap(prisma, member.id);
+    if (cap?.reached) {
+      member.state = "failed";
+      return this.endTurn(turn, { status: "failed", tokens: 0, error: capReachedText(context.turn.agent.displayName, cap.cap) });
+    }
     const answers = currentAnswers(this.state.answers);
     const handleOf = (agentId: string) => this.members.find((candidate) => candidate.id === agentId)?.handle ?? "agent";
     const { messages, snapshot } = await assemblePanelTurn(
@@ -197,6 +207,11 @@ class PanelRun {
     }
     const reservation = prompt + maxOutputTokens;
     this.reserved += reservation;
+    let called = false;
+    const spent = (outputTokens: number) => {
+      const usage = { provider: provider.name, model: context.turn.agent.model, inputTokens: prompt, outputTokens };
+      return { tokens: prompt + outputTokens, ...(called ? { usage } : {}) };
+    };
 
     let text = "";
     let outputTokens: number | undefined;
@@ -213,6 +228,7 @@ class PanelRun {
         let index = 0;
         const contextReport = `${describeContext(snapshot)} Panel round ${turn.round} of ${panel.maxRounds}, ${answers.length} answer${answers.length === 1 ? "" : "s"} so far.`;
         const request = { model: context.turn.agent.model, messages, temperature: context.turn.agent.temperature, maxOutputTokens, signal, tools, contextReport };
+        called = true;
         for await (const event of provider.stream(request)) {
           if (event.type === "usage") outputTokens = event.outputTokens;
           else if (event.type === "tool_call") toolCalls.push(event);
@@ -225,18 +241,18 @@ class PanelRun {
       }
     } catch (error) {
       if (this.stop.aborted) throw error;
-      const tokens = snapshot.budget.usedTokens + countTokens(text, context.turn.agent.model);
-      if (signal.aborted) return this.endTurn(turn, { status: "restarted", tokens });
+      const sofar = spent(countTokens(text, context.turn.agent.model));
+      if (signal.aborted) return this.endTurn(turn, { status: "restarted", ...sofar });
       if (!(error instanceof LlmError)) throw error;
       member.state = "failed";
-      return this.endTurn(turn, { status: "failed", tokens, error: error.message });
+      return this.endTurn(turn, { status: "failed", ...sofar, error: error.message });
     } finally {
       this.reserved -= reservation;
     }
-    const tokens = snapshot.budget.usedTokens + (outputTokens ?? countTokens(text, context.turn.agent.model));
+    const used = spent(outputTokens ?? countTokens(text, context.turn.agent.model));
     // Restarted (or ended) just as it finished: a newer turn of this agent speaks for it.
-    if (signal.aborted) return this.endTurn(turn, { status: "restarted", tokens });
-    await this.apply(member, turn, move, tokens, provider);
+    if (signal.aborted) return this.endTurn(turn, { status: "restarted", ...used });
+    await this.apply(member, turn, move, used, provider);
   }
 
   /**
@@ -256,7 +272,7 @@ class PanelRun {
     await record({ status: "failed", tokens: 0, error: reason });
   }
 
-  private async apply(member: Member, turn: TurnRecord, move: PanelMove | null, tokens: number, provider: LlmProvider): Promise<void> {
+  private async apply(member: Member, turn: TurnRecord, move: PanelMove | null, used: Pick<TurnEnd, "tokens" | "usage">, provider: LlmProvider): Promise<void> {
     const panel = this.state.panel;
     const valid = move?.kind === "vote" && currentAnswers(this.state.answers).some((answer) => answer.id === move.answerId);
     if (move?.kind === "answer") {
@@ -264,18 +280,18 @@ class PanelRun {
       const answer: AnswerRecord = { id: randomUUID(), agentId: member.id, content: move.content, createdAt: new Date(), turnId: turn.id };
       this.state.answers.push(answer);
       member.state = "answered";
-      await this.endTurn(turn, { status: "answered", tokens, answer });
+      await this.endTurn(turn, { status: "answered", ...used, answer });
       this.restartOthers(member, replaced?.id);
     } else if (move?.kind === "vote" && valid) {
       const vote = { id: randomUUID(), voterAgentId: member.id, answerId: move.answerId, reason: move.reason || "(no reason given)", createdAt: new Date() };
       this.state.votes.push(vote);
       member.state = "voted";
-      await this.endTurn(turn, { status: "voted", tokens, vote });
+      await this.endTurn(turn, { status: "voted", ...used, vote });
     } else {
       // Nothing usable (an empty reply, a vote for an answer that no longer exists): its earlier state stands.
       log.warn("panel move ignored", { panelId: panel.id, agentId: member.id, provider: provider.name, move: move?.kind ?? "none" });
       member.state = this.answerOf(member.id) ? "answered" : "idle";
-      await this.endTurn(turn, { status: "restarted", tokens });
+      await this.endTurn(turn, { status: "restarted", ...used });
     }
   }
 
@@ -295,7 +311,7 @@ class PanelRun {
     turn.status = end.status;
     turn.error = end.error ?? null;
     this.state.panel.tokensUsed += end.tokens;
-    if (!(await recordTurnEnd(this.deps.prisma, this.fence, { turnId: turn.id, panelId: this.state.panel.id, ...end }))) this.lease.refused("a panel turn's end was refused");
+    if (!(await recordTurnEnd(this.deps.prisma, this.fence, { turnId: turn.id, panelId: this.state.panel.id, agentId: turn.agentId, ...end }))) this.lease.refused("a panel turn's end was refused");
     if (this.state.panel.tokensUsed >= this.state.panel.tokenCap) this.end("tokens");
   }
 

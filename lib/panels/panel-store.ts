@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Fence } from "@/lib/jobs/job-table";
+import { insertPanelUsage, type TurnUsage } from "@/lib/usage/record-usage";
 import type { AnswerRecord, VoteRecord } from "./tally-votes";
 import type { PanelRecord, TurnRecord } from "./panel-view";
 
@@ -50,21 +51,21 @@ export async function recordTurnStart(prisma: Prisma, fence: Fence, turn: { id: 
 
 /**
  * A turn's end in one statement: its status and tokens, the tokens added to the panel's total,
- * and the answer or vote it produced.
+ * what its model call spent (lib/usage), and the answer or vote it produced.
  */
 export async function recordTurnEnd(
   prisma: Prisma,
   fence: Fence,
-  end: { turnId: string; panelId: string; status: "answered" | "voted" | "restarted" | "failed"; tokens: number; error?: string; answer?: AnswerRecord; vote?: VoteRecord },
+  end: { turnId: string; panelId: string; agentId: string; status: "answered" | "voted" | "restarted" | "failed"; tokens: number; usage?: TurnUsage; error?: string; answer?: AnswerRecord; vote?: VoteRecord },
 ): Promise<boolean> {
-  const { answer, vote } = end;
+  const { answer, vote, usage } = end;
   const [row] = await prisma.$queryRaw<{ held: boolean }[]>`
     WITH held AS (SELECT 1 WHERE ${fence.holds}), ended AS (
       UPDATE "panel_turns" SET "status" = ${end.status}, "tokens" = ${end.tokens}, "error" = ${end.error ?? null}, "endedAt" = now()
       WHERE "id" = ${end.turnId} AND EXISTS (SELECT 1 FROM held)
     ), spent AS (
       UPDATE "panels" SET "tokensUsed" = "tokensUsed" + ${end.tokens}, "updatedAt" = now() WHERE "id" = ${end.panelId} AND EXISTS (SELECT 1 FROM held)
-    )${answer ? sql`, answered AS (
+    )${usage ? sql`, counted AS (${insertPanelUsage(end, usage, sql`EXISTS (SELECT 1 FROM held)`)})` : empty}${answer ? sql`, answered AS (
       INSERT INTO "panel_answers" ("id", "panelId", "agentId", "turnId", "content", "createdAt")
       SELECT ${answer.id}, ${end.panelId}, ${answer.agentId}, ${end.turnId}, ${answer.content}, ${answer.createdAt} FROM held
     )` : empty}${vote ? sql`, voted AS (

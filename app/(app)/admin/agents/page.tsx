@@ -2,9 +2,10 @@ import Link from "next/link";
 import { forbidden } from "next/navigation";
 import { AgentEnabledToggle } from "@/components/admin/agent-enabled-toggle";
 import { Avatar } from "@/components/ui/avatar";
-import { listAgents } from "@/lib/agents/manage-agents";
+import { adminProject, listAgents } from "@/lib/agents/manage-agents";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
+import { capWarningText, projectMonthlyCaps } from "@/lib/usage/monthly-cap";
 import { setAgentEnabledAction } from "./actions";
 
 /** Columns a phone has no room for: their facts move under the agent's name. */
@@ -14,7 +15,7 @@ export default async function AdminAgentsPage() {
   const user = await requireCurrentUser();
   if (user.role !== "admin") forbidden();
   const { db } = await getRuntime();
-  const agents = await listAgents(db.prisma, { actor: user });
+  const [agents, caps] = await Promise.all([listAgents(db.prisma, { actor: user }), adminProject(db.prisma, user).then((projectId) => projectMonthlyCaps(db.prisma, projectId))]);
   return (
     <div className="mx-auto max-w-4xl space-y-4 p-6">
       {/* At phone width the links move under the title together, still on the right. */}
@@ -29,6 +30,9 @@ export default async function AdminAgentsPage() {
           </Link>
           <Link href="/admin/tools" className="text-sm text-link hover:underline">
             Tools
+          </Link>
+          <Link href="/admin/usage" className="text-sm text-link hover:underline">
+            Usage
           </Link>
           <Link href="/admin/people" className="text-sm text-link hover:underline">
             People
@@ -60,6 +64,7 @@ export default async function AdminAgentsPage() {
                     <span className="block text-xs text-muted sm:hidden">
                       {agent.model} · {agent.historyWindow} messages{agent.enabled ? "" : " · Disabled"}
                     </span>
+                    {caps.get(agent.id)?.warn && <span className="block text-xs font-semibold text-danger">{capWarningText(caps.get(agent.id)!)}</span>}
                   </span>
                 </span>
               </td>

@@ -4,6 +4,7 @@ import { getAgent } from "@/lib/agents/manage-agents";
 import { AppError } from "@/lib/errors/app-error";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
+import { agentMonthlyCap, capWarningText } from "@/lib/usage/monthly-cap";
 import { updateAgentAction } from "../actions";
 
 export default async function EditAgentPage({ params }: { params: Promise<{ agentId: string }> }) {
@@ -15,9 +16,11 @@ export default async function EditAgentPage({ params }: { params: Promise<{ agen
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
   });
+  const cap = await agentMonthlyCap(db.prisma, agent.id);
   return (
     <div className="mx-auto max-w-3xl p-6">
       <h1 className="mb-4 text-2xl font-bold">Edit {agent.displayName}</h1>
+      {cap?.warn && <p className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">{capWarningText(cap)}</p>}
       <AgentForm initial={{ ...agent, ...agent.contextSettings }} save={updateAgentAction} agentId={agent.id} submitLabel="Save changes" openaiConfigured={Boolean(env.OPENAI_API_KEY)} />
     </div>
   );

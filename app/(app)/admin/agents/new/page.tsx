@@ -16,6 +16,9 @@ const blank = {
   temperature: 0.7,
   maxOutputTokens: 1024,
   historyWindow: 50,
+  monthlyTokenCap: null,
+  inputUsdPerMillion: null,
+  outputUsdPerMillion: null,
   ...defaultContextSettings,
 };
 
