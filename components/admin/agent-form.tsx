@@ -16,6 +16,18 @@ interface Field {
   step?: string;
 }
 
+const builtInProviders: [value: string, label: string][] = [
+  ["offline", "Offline model (no key needed)"],
+  ["openai", "Server's endpoint (OPENAI_BASE_URL)"],
+];
+
+/** A configured provider as the form offers it: its models are what the model field suggests. */
+export interface ProviderChoice {
+  id: string;
+  name: string;
+  models: string[];
+}
+
 const sections: { title: string; fields: Field[] }[] = [
   {
     title: "Profile",
@@ -30,7 +42,7 @@ const sections: { title: string; fields: Field[] }[] = [
   {
     title: "Model",
     fields: [
-      { name: "provider", label: "Provider", input: { options: [["offline", "Offline model (no key needed)"], ["openai", "OpenAI-compatible endpoint"]] } },
+      { name: "provider", label: "Provider", hint: "Add providers under Manage agents → Providers.", input: { options: builtInProviders } },
       { name: "model", label: "Model", hint: "e.g. gpt-4o-mini or llama3.1:8b", input: "text" },
       { name: "temperature", label: "Temperature", input: "number", step: "0.1" },
       { name: "maxOutputTokens", label: "Max output tokens", input: "number" },
@@ -73,8 +85,11 @@ const fields = sections.flatMap((section) => section.fields);
 
 const inputClass = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950";
 
+const MODEL_OPTIONS_ID = "agent-model-options";
+
 function FieldInput({ field, value, onChange, describedBy, invalid }: { field: Field; value: string; onChange: (value: string) => void; describedBy?: string; invalid: boolean }) {
   const common = { id: `agent-${field.name}`, name: field.name, value, "aria-describedby": describedBy, "aria-invalid": invalid || undefined, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
+  if (field.name === "model") return <input {...common} type="text" list={MODEL_OPTIONS_ID} autoComplete="off" className={inputClass} />;
   if (field.input === "textarea") return <textarea {...common} rows={5} className={inputClass} />;
   if (field.input === "checkbox") {
     return <input id={common.id} name={common.name} aria-describedby={describedBy} aria-invalid={common["aria-invalid"]} type="checkbox" checked={value === "true"} onChange={(event) => onChange(String(event.target.checked))} className="mt-2 block h-4 w-4" />;
@@ -103,8 +118,11 @@ export function AgentForm({
   agentId,
   submitLabel,
   openaiConfigured,
+  providers,
 }: {
   initial: AgentConfig;
+  /** The project's configured providers, offered besides the built-in two. */
+  providers: ProviderChoice[];
   /** Whether the server has OPENAI_API_KEY; without it every agent answers with the offline model. */
   openaiConfigured: boolean;
   save: (input: unknown) => Promise<ActionResult<unknown>>;
@@ -132,6 +150,10 @@ export function AgentForm({
     router.refresh();
   };
 
+  const chosenProvider = providers.find((provider) => `provider:${provider.id}` === values.provider);
+  const withProviders = (field: Field): Field =>
+    field.name === "provider" ? { ...field, input: { options: [...builtInProviders, ...providers.map((provider): [string, string] => [`provider:${provider.id}`, provider.name])] } } : field;
+
   return (
     <form ref={form} onSubmit={submit} className="space-y-6" aria-label="Agent settings" noValidate>
       {errors && (
@@ -142,13 +164,17 @@ export function AgentForm({
       {sections.map((section) => (
         <fieldset key={section.title} className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 text-sm font-semibold uppercase text-muted">{section.title}</legend>
-          {section.fields.map((field) => {
+          {section.fields.map(withProviders).map((field) => {
             const error = errors?.fields?.[field.name];
             const hintId = `${field.name}-hint`;
             const hint =
               field.name === "provider" && values.provider === "openai" && !openaiConfigured
                 ? "OPENAI_API_KEY is not set on the server: this agent answers with the offline model until it is."
-                : field.hint;
+                : field.name === "model" && chosenProvider
+                  ? chosenProvider.models.length > 0
+                    ? `${chosenProvider.name} lists ${chosenProvider.models.length} model${chosenProvider.models.length === 1 ? "" : "s"}: type to choose one.`
+                    : `${chosenProvider.name} listed no models: type the model's id.`
+                  : field.hint;
             return (
               <div key={field.name} className={field.input === "textarea" ? "sm:col-span-2" : ""}>
                 <label htmlFor={`agent-${field.name}`} className="block text-sm font-medium">
@@ -165,6 +191,9 @@ export function AgentForm({
           })}
         </fieldset>
       ))}
+      <datalist id={MODEL_OPTIONS_ID}>
+        {chosenProvider?.models.map((model) => <option key={model} value={model} />)}
+      </datalist>
       <div className="flex gap-3">
         <button type="submit" disabled={busy} className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
           {busy ? "Saving…" : submitLabel}

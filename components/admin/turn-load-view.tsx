@@ -10,7 +10,7 @@ import { durationText } from "@/components/ui/duration-text";
 /** Turns start and end within seconds: the counts are read again this often. */
 const REFRESH_MS = 3_000;
 
-const providerNames: Record<ProviderLoad["provider"], string> = { openai: "OpenAI-compatible", offline: "Offline model" };
+const providerNames: Record<ProviderLoad["provider"], string> = { openai: "Server's endpoint (OPENAI_BASE_URL)", offline: "Offline model", custom: "Configured providers" };
 
 /** "3 of 16", or the count alone with "no limit" when the setting is 0. */
 const ofLimit = (count: number, limit: number) => (limit > 0 ? `${count.toLocaleString("en")} of ${limit.toLocaleString("en")}` : `${count.toLocaleString("en")} (no limit)`);

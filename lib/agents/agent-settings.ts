@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { refinePlainText } from "@/lib/validation/plain-text";
 import { countTokens } from "@/lib/llm/token-counter";
+import type { AgentProvider } from "@/lib/llm/types";
 import { decimal, integer } from "@/lib/validation/numbers";
 
 export const pruningStrategies = ["fifo", "summarize", "sliding_window"] as const;
-export const agentProviders = ["offline", "openai"] as const;
+/** The form's provider choice: the offline model, the server's endpoint (OPENAI_*), or `provider:<id>`, a configured one. */
+const providerChoice = /^(offline|openai|provider:[A-Za-z0-9-]{1,100})$/;
 
 /**
  * Pruning and memory settings, stored as the agent's `contextSettings` JSON. Defaults
@@ -67,7 +69,7 @@ const profileFields = z.object({
     .min(1, "The system prompt cannot be empty.")
     .max(20_000, "Keep the system prompt under 20,000 characters.")
     .superRefine(refinePlainText("System prompts")),
-  provider: z.enum(agentProviders, { error: "Choose the offline model or an OpenAI-compatible endpoint." }),
+  provider: z.string({ error: "Choose who answers: the offline model, the server's endpoint or a provider." }).regex(providerChoice, "Choose who answers: the offline model, the server's endpoint or a provider."),
   model: z.string().trim().regex(modelFormat, "Unknown model format: use a model id such as gpt-4o-mini or llama3.1:8b."),
   temperature: decimal("Temperature", 0, 2),
   maxOutputTokens: integer("Max output tokens", 1, 32_768),
@@ -111,5 +113,16 @@ export type AgentConfig = z.infer<typeof agentConfigSchema>;
 export function toAgentColumns(config: AgentConfig) {
   const { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, monthlyTokenCap, inputUsdPerMillion, outputUsdPerMillion, ...context } = config;
   const contextSettings: ContextSettings = contextSettingsSchema.parse(context);
-  return { handle, displayName, color, description, systemPrompt, provider, model, temperature, maxOutputTokens, historyWindow, monthlyTokenCap, inputUsdPerMillion, outputUsdPerMillion, contextSettings };
+  return { handle, displayName, color, description, systemPrompt, ...providerColumns(provider), model, temperature, maxOutputTokens, historyWindow, monthlyTokenCap, inputUsdPerMillion, outputUsdPerMillion, contextSettings };
+}
+
+/** The form's provider choice as the agent's columns. */
+export function providerColumns(choice: string): { provider: AgentProvider; providerId: string | null } {
+  if (choice.startsWith("provider:")) return { provider: "custom", providerId: choice.slice("provider:".length) };
+  return { provider: choice === "openai" ? "openai" : "offline", providerId: null };
+}
+
+/** An agent's columns as the form's provider choice. */
+export function providerChoiceOf(agent: { provider: AgentProvider; providerId: string | null }): string {
+  return agent.provider === "custom" && agent.providerId ? `provider:${agent.providerId}` : agent.provider === "custom" ? "offline" : agent.provider;
 }

@@ -4,6 +4,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { MemoryPresence } from "@/lib/memory/retrieve-memory";
 import { stepSourcesOf } from "@/lib/tool-calls/stored-steps";
+import type { AgentProvider } from "@/lib/llm/types";
 
 export interface TurnAgent {
   id: string;
@@ -11,7 +12,7 @@ export interface TurnAgent {
   displayName: string;
   color: string;
   systemPrompt: string;
-  provider: "openai" | "offline";
+  provider: AgentProvider;
   model: string;
   temperature: number;
   maxOutputTokens: number;

@@ -5,7 +5,8 @@ import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors/app-error";
 import { log } from "@/lib/log/logger";
 import { findPrimaryProject } from "@/lib/projects/primary-project";
-import { readContextSettings, toAgentColumns, type AgentConfig, type ContextSettings } from "./agent-settings";
+import { providerColumns, readContextSettings, toAgentColumns, type AgentConfig, type ContextSettings } from "./agent-settings";
+import type { AgentProvider } from "@/lib/llm/types";
 
 /** An agent as the admin area shows and edits it. */
 export interface AdminAgent {
@@ -15,7 +16,9 @@ export interface AdminAgent {
   color: string;
   description: string;
   systemPrompt: string;
-  provider: "openai" | "offline";
+  provider: AgentProvider;
+  /** provider custom: the configured provider (lib/providers). */
+  providerId: string | null;
   model: string;
   temperature: number;
   maxOutputTokens: number;
@@ -38,6 +41,7 @@ const adminAgentSelect = {
   description: true,
   systemPrompt: true,
   provider: true,
+  providerId: true,
   model: true,
   temperature: true,
   maxOutputTokens: true,
@@ -64,13 +68,13 @@ export async function adminProject(prisma: Prisma, actor: SessionUser): Promise<
 
 export async function listAgents(prisma: Prisma, { actor }: { actor: SessionUser }): Promise<AdminAgent[]> {
   const projectId = await adminProject(prisma, actor);
-  const rows = await prisma.agent.findMany({ where: { projectId }, orderBy: [{ enabled: "desc" }, { displayName: "asc" }], select: adminAgentSelect });
+  const rows = await prisma.agent.findMany({ where: { projectId, deletedAt: null }, orderBy: [{ enabled: "desc" }, { displayName: "asc" }], select: adminAgentSelect });
   return rows.map(toAdminAgent);
 }
 
 export async function getAgent(prisma: Prisma, { actor, agentId }: { actor: SessionUser; agentId: string }): Promise<AdminAgent> {
   const projectId = await adminProject(prisma, actor);
-  const row = await prisma.agent.findFirst({ where: { id: agentId, projectId }, select: adminAgentSelect });
+  const row = await prisma.agent.findFirst({ where: { id: agentId, projectId, deletedAt: null }, select: adminAgentSelect });
   if (!row) throw new AppError("not_found", "That agent does not exist in your project.");
   return toAdminAgent(row);
 }
@@ -78,6 +82,7 @@ export async function getAgent(prisma: Prisma, { actor, agentId }: { actor: Sess
 export async function createAgent(prisma: Prisma, { actor, config }: { actor: SessionUser; config: AgentConfig }): Promise<AdminAgent> {
   const projectId = await adminProject(prisma, actor);
   await assertHandleFree(prisma, projectId, config.handle);
+  await assertProviderChoice(prisma, projectId, config);
   const row = await withHandleConflict(config.handle, () =>
     prisma.agent.create({ data: { projectId, ...toAgentColumns(config) }, select: adminAgentSelect }),
   );
@@ -88,8 +93,9 @@ export async function createAgent(prisma: Prisma, { actor, config }: { actor: Se
 export async function updateAgent(prisma: Prisma, { actor, agentId, config }: { actor: SessionUser; agentId: string; config: AgentConfig }): Promise<AdminAgent> {
   const projectId = await adminProject(prisma, actor);
   await assertHandleFree(prisma, projectId, config.handle);
+  await assertProviderChoice(prisma, projectId, config);
   const row = await withHandleConflict(config.handle, async () => {
-    const { count } = await prisma.agent.updateMany({ where: { id: agentId, projectId }, data: toAgentColumns(config) });
+    const { count } = await prisma.agent.updateMany({ where: { id: agentId, projectId, deletedAt: null }, data: toAgentColumns(config) });
     if (count === 0) throw new AppError("not_found", "That agent does not exist in your project.");
     return prisma.agent.findUniqueOrThrow({ where: { id: agentId }, select: adminAgentSelect });
   });
@@ -104,6 +110,19 @@ export async function setAgentEnabled(prisma: Prisma, { actor, agentId, enabled 
   if (count === 0) throw new AppError("not_found", "That agent does not exist in your project.");
   log.info(enabled ? "agent enabled" : "agent disabled", { agentId, by: actor.id });
   return toAdminAgent(await prisma.agent.findUniqueOrThrow({ where: { id: agentId }, select: adminAgentSelect }));
+}
+
+/** A configured provider must be this project's, and the model one it listed (when it listed any). */
+async function assertProviderChoice(prisma: Prisma, projectId: string, config: AgentConfig): Promise<void> {
+  const { providerId } = providerColumns(config.provider);
+  if (!providerId) return;
+  const provider = await prisma.provider.findFirst({ where: { id: providerId, projectId }, select: { name: true, models: true } });
+  if (!provider) throw new AppError("bad_request", "That provider no longer exists. Choose another.", { provider: "That provider no longer exists. Choose another." });
+  const models = Array.isArray(provider.models) ? provider.models : [];
+  if (models.length > 0 && !models.includes(config.model)) {
+    const message = `${provider.name} does not list ${config.model}. Choose one of its models, or test its connection again in Providers.`;
+    throw new AppError("bad_request", message, { model: message });
+  }
 }
 
 /** A person's handle and an agent's must differ, or an @mention could not say whom it means. */

@@ -25,6 +25,7 @@ import { persistAgentReply } from "./persist-agent-reply";
 import { persistRegeneratedReply } from "./persist-regenerated-reply";
 import { AwaitingApproval, ToolLoop } from "./tool-loop";
 import type { RunningTurns } from "./running-turns";
+import type { AgentProvider } from "@/lib/llm/types";
 
 /** TOOL_APPROVAL_MINUTES's default. */
 const DEFAULT_APPROVAL_MS = 30 * 60_000;
@@ -37,7 +38,7 @@ const jitter = (ms: number) => Math.round(ms * 0.2 * Math.random());
 export interface Answer {
   agentId: string;
   dispatchId: string;
-  provider: "openai" | "offline";
+  provider: AgentProvider;
   question: string;
   reply: string;
   toolCalls: { name: string; arguments: string }[];

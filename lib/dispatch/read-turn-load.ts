@@ -4,6 +4,7 @@ import type { SessionUser } from "@/lib/auth/session-user";
 import type { Env } from "@/lib/config/env";
 import type { Prisma } from "@/lib/db/open-database";
 import { APPROVAL_WAIT, PROVIDER_WAIT } from "./turn-queue";
+import type { AgentProvider } from "@/lib/llm/types";
 
 const LIMITS = ["PROVIDER_MAX_CONCURRENT", "PROVIDER_RPM", "PROVIDER_TPM", "AGENT_TURNS_PER_NODE", "MAX_QUEUED_TURNS_PER_CONVERSATION", "MAX_QUEUED_TURNS_PER_PERSON"] as const;
 
@@ -12,7 +13,7 @@ export type TurnLimitSettings = Pick<Env, (typeof LIMITS)[number]>;
 
 /** One provider's agent turns now, on every node. */
 export interface ProviderLoad {
-  provider: "openai" | "offline";
+  provider: AgentProvider;
   /** Calling (or about to call) the model: running under a live lease. */
   running: number;
   /** Waiting their turn: runnable now, not started. */

@@ -1,11 +1,25 @@
-import OpenAI from "openai";
+import OpenAI, { AzureOpenAI } from "openai";
 import { log } from "@/lib/log/logger";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { LlmError, type CompletionRequest, type LlmProvider, type LoopMessage, type StreamEvent } from "./types";
 
-export interface OpenAIProviderOptions {
+export interface EndpointOptions {
   apiKey: string;
   baseURL?: string;
+  /** Azure OpenAI's api-version: the endpoint is an Azure resource, its deployments named as models. */
+  apiVersion?: string;
+}
+
+/** Where an admin fixes the endpoint, as its errors say: the server's variables, or a configured provider. */
+export interface EndpointSource {
+  key: string;
+  address: string;
+}
+
+const SERVER_DEFAULT: EndpointSource = { key: "OPENAI_API_KEY", address: "OPENAI_BASE_URL" };
+
+export interface OpenAIProviderOptions extends EndpointOptions {
+  source?: EndpointSource;
   /** Per request; a stream that stalls longer than this fails as a timeout. */
   timeoutMs?: number;
   /** 5xx and network errors are retried (before anything streamed) with exponential backoff. */
@@ -26,8 +40,8 @@ const MAX_RATE_LIMIT_WAIT_MS = 60_000;
  * for, or, for a caller that waits it out itself (`deferRateLimit`: an agent turn gives its slot
  * back), failed at once with that wait.
  */
-export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxRetries = 2, inlineImages = async (messages) => messages }: OpenAIProviderOptions): LlmProvider {
-  const client = new OpenAI({ apiKey, baseURL, timeout: timeoutMs, maxRetries: 0 });
+export function createOpenAIProvider({ timeoutMs = 60_000, maxRetries = 2, inlineImages = async (messages) => messages, source = SERVER_DEFAULT, ...endpoint }: OpenAIProviderOptions): LlmProvider {
+  const client = openAIClient(endpoint, timeoutMs);
   return {
     name: "openai",
     async *stream(request: CompletionRequest): AsyncIterable<StreamEvent> {
@@ -40,7 +54,7 @@ export function createOpenAIProvider({ apiKey, baseURL, timeoutMs = 60_000, maxR
           }
           return;
         } catch (error) {
-          const failure = toLlmError(error, request.signal);
+          const failure = toLlmError(error, request.signal, source);
           const waitMs = !streamed && attempt < maxRetries ? retryWait(failure, attempt, request) : null;
           if (waitMs !== null) {
             await new Promise((resolve) => setTimeout(resolve, waitMs));
@@ -108,14 +122,20 @@ function providerCause(error: unknown): Record<string, unknown> {
   return { status: error.status, type: error.type, code: error.code, message: error.message, requestId: error.requestID, ...cause };
 }
 
+/** The SDK's client for an endpoint, with the SDK's own retries off (see createOpenAIProvider). */
+export function openAIClient({ apiKey, baseURL, apiVersion }: EndpointOptions, timeoutMs: number): OpenAI {
+  if (apiVersion) return new AzureOpenAI({ apiKey, endpoint: baseURL?.replace(/\/openai\/?$/, ""), apiVersion, timeout: timeoutMs, maxRetries: 0 });
+  return new OpenAI({ apiKey, baseURL, timeout: timeoutMs, maxRetries: 0 });
+}
+
 /** Short words for the conversation; the provider's own are logged (providerCause). */
-export function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
+export function toLlmError(error: unknown, signal?: AbortSignal, source: EndpointSource = SERVER_DEFAULT): LlmError {
   if (error instanceof LlmError) return error;
   if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return new LlmError("Stopped.", "cancelled");
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmError("The model did not answer in time. Try again.", "timeout");
-  if (error instanceof OpenAI.APIConnectionError) return new LlmError("Could not reach the model provider. Check OPENAI_BASE_URL and the network.", "network");
+  if (error instanceof OpenAI.APIConnectionError) return new LlmError(`Could not reach the model provider. Check ${source.address} and the network.`, "network");
   if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
-    return new LlmError("The model provider refused the API key. An admin needs to check OPENAI_API_KEY.", "auth");
+    return new LlmError(`The model provider refused the API key. An admin needs to check ${source.key}.`, "auth");
   }
   if (error instanceof OpenAI.RateLimitError) return new LlmError("The model provider is rate-limiting requests. Try again in a minute.", "rate_limit", retryAfterMs(error.headers));
   if (error instanceof OpenAI.APIError && (error.status ?? 0) >= 500) return new LlmError("The model provider had an internal error. Try again.", "server");

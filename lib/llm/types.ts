@@ -85,6 +85,9 @@ export type StreamEvent =
   /** A complete tool call, after the answer's text. `arguments` is the model's JSON, unchecked. */
   | { type: "tool_call"; name: string; arguments: string; /** The provider's id for the call, which its result must name (empty when it gave none). */ id: string };
 
+/** Who answers for an agent: the offline model, the server's endpoint (OPENAI_*), or a configured provider. */
+export type AgentProvider = "openai" | "offline" | "custom";
+
 export interface LlmProvider {
   readonly name: "openai" | "offline";
   stream(request: CompletionRequest): AsyncIterable<StreamEvent>;

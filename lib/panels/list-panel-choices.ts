@@ -17,7 +17,7 @@ export interface PanelChoice {
 export async function listPanelChoices(prisma: Prisma, { projectId }: { projectId: string }): Promise<PanelChoice[]> {
   const [panels, agents] = await Promise.all([
     prisma.savedPanel.findMany({ where: { projectId }, orderBy: { handle: "asc" }, select: { handle: true, name: true, agentIds: true } }),
-    prisma.agent.findMany({ where: { projectId }, select: { id: true, handle: true, displayName: true, enabled: true } }),
+    prisma.agent.findMany({ where: { projectId, deletedAt: null }, select: { id: true, handle: true, displayName: true, enabled: true } }),
   ]);
   const byId = new Map(agents.map((agent) => [agent.id, agent]));
   return panels.map((panel) => {

@@ -44,7 +44,7 @@ export async function listSavedPanels(prisma: Prisma, { actor }: { actor: Sessio
   const projectId = await projectOfAdmin(prisma, actor);
   const [rows, agents] = await Promise.all([
     prisma.savedPanel.findMany({ where: { projectId }, orderBy: { handle: "asc" } }),
-    prisma.agent.findMany({ where: { projectId }, orderBy: { displayName: "asc" }, select: { id: true, handle: true, displayName: true, enabled: true } }),
+    prisma.agent.findMany({ where: { projectId, deletedAt: null }, orderBy: { displayName: "asc" }, select: { id: true, handle: true, displayName: true, enabled: true } }),
   ]);
   const panels = rows.map(({ id, handle, name, agentIds, maxRounds, tokenCap, timeLimitSeconds }) => ({
     id,

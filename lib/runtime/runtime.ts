@@ -8,6 +8,7 @@ import { coordinatePanel, giveUpPanel } from "@/lib/panels/coordinate-panel";
 import { imageInliner } from "@/lib/attachments/inline-images";
 import { startPanelWorker, type PanelWorker } from "@/lib/panels/panel-worker";
 import { createAuth, type Auth } from "@/lib/auth/create-auth";
+import { providerEndpoints } from "@/lib/providers/provider-endpoints";
 import { readEnv, type Env } from "@/lib/config/env";
 import type { PostingDeps } from "@/lib/conversations/send-message";
 import { databaseTarget } from "@/lib/db/database-target";
@@ -130,13 +131,15 @@ export function postingDeps(runtime: Runtime): PostingDeps {
 export function providerRegistryFor(runtime: Runtime, offlineChunkDelayMs?: number) {
   const { env } = runtime;
   const limits = { requestsPerMinute: env.PROVIDER_RPM, tokensPerMinute: env.PROVIDER_TPM };
+  const inlineImages = imageInliner({ prisma: runtime.db.prisma, store: runtime.attachments.store });
   return createProviderRegistry({
     apiKey: env.OPENAI_API_KEY,
     baseURL: env.OPENAI_BASE_URL,
     timeoutMs: env.PROVIDER_TIMEOUT_MS,
     offlineChunkDelayMs,
     rateLimits: { prisma: runtime.db.prisma, limits },
-    inlineImages: imageInliner({ prisma: runtime.db.prisma, store: runtime.attachments.store }),
+    inlineImages,
+    customEndpoint: providerEndpoints({ prisma: runtime.db.prisma, secrets: runtime.secrets, timeoutMs: env.PROVIDER_TIMEOUT_MS, inlineImages }),
   });
 }
 

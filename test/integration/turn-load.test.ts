@@ -37,12 +37,13 @@ describe("turn load per provider", () => {
     await db.prisma.dispatch.create({ data: { messageId: message.id, agentId: agents[provider], conversationId, ...data } });
   };
 
-  it("shows both providers with nothing to do and the limits (nothing else of the env), and refuses anyone but an admin", async () => {
+  it("shows every kind of provider with nothing to do and the limits (nothing else of the env), and refuses anyone but an admin", async () => {
     // The whole env is passed in the app; only the limits come back (the page is sent to the browser).
     const load = await readTurnLoad(db.prisma, { actor: { role: "admin" }, env: { ...limits, OPENAI_API_KEY: "sk-secret" } as typeof limits });
     expect(load.providers).toEqual([
       { provider: "openai", running: 0, queued: 0, waitingProvider: 0, retrying: 0, oldestWaitingMs: null, minute: { requests: 0, tokens: 0 } },
       { provider: "offline", running: 0, queued: 0, waitingProvider: 0, retrying: 0, oldestWaitingMs: null, minute: { requests: 0, tokens: 0 } },
+      { provider: "custom", running: 0, queued: 0, waitingProvider: 0, retrying: 0, oldestWaitingMs: null, minute: { requests: 0, tokens: 0 } },
     ]);
     expect(load.limits).toEqual(limits);
     for (const role of ["member", "debug"] as const) {

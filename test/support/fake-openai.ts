@@ -129,8 +129,20 @@ export class FakeOpenAI {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  /** What GET /v1/models lists. */
+  models = ["fake-large", "fake-small"];
+  /** When set, /v1/models and chat completions answer 401 to any other key, as a provider does. */
+  requiredKey: string | null = null;
+  /** The Bearer key each chat request came with. */
+  readonly keysUsed: string[] = [];
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
+    const key = req.headers.authorization?.replace(/^Bearer /, "") ?? "";
+    if (this.requiredKey !== null && key !== this.requiredKey && req.url !== "/v1/embeddings") {
+      return json(res, 401, { error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } });
+    }
+    if (req.url === "/v1/models") return json(res, 200, { object: "list", data: this.models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) });
     if (req.url === "/v1/embeddings") {
       this.embeddingRequests += 1;
       await sleep(this.embeddingDelayMs);
@@ -144,6 +156,7 @@ export class FakeOpenAI {
       Object.assign(message, { content: read.text }, read.images ? { images: read.images } : {});
     }
     this.requests.push(request);
+    this.keysUsed.push(key);
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     res.once("close", () => (this.inFlight -= 1));

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { adminAction } from "@/lib/actions/safe-action";
 import { agentConfigSchema } from "@/lib/agents/agent-settings";
+import { deleteAgent, duplicateAgent } from "@/lib/agents/delete-or-copy-agent";
 import { createAgent, setAgentEnabled, updateAgent } from "@/lib/agents/manage-agents";
 import { announceDirectoryChange } from "@/lib/projects/announce-directory-change";
 import type { Runtime } from "@/lib/runtime/runtime";
@@ -26,4 +27,12 @@ export const updateAgentAction = adminAction("update-agent", z.object({ agentId 
 
 export const setAgentEnabledAction = adminAction("set-agent-enabled", z.object({ agentId, enabled: z.boolean() }), (input, { runtime, user }) =>
   announced(runtime, user.id, setAgentEnabled(runtime.db.prisma, { actor: user, ...input })),
+);
+
+export const duplicateAgentAction = adminAction("duplicate-agent", z.object({ agentId }), (input, { runtime, user }) =>
+  announced(runtime, user.id, duplicateAgent(runtime.db.prisma, { actor: user, ...input })),
+);
+
+export const deleteAgentAction = adminAction("delete-agent", z.object({ agentId }), (input, { runtime, user }) =>
+  announced(runtime, user.id, deleteAgent(runtime.db.prisma, { actor: user, ...input })),
 );

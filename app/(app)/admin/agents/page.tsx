@@ -1,12 +1,20 @@
 import Link from "next/link";
 import { forbidden } from "next/navigation";
+import { AgentCopyDelete } from "@/components/admin/agent-copy-delete";
 import { AgentEnabledToggle } from "@/components/admin/agent-enabled-toggle";
 import { Avatar } from "@/components/ui/avatar";
 import { adminProject, listAgents } from "@/lib/agents/manage-agents";
+import { listProviders, type ProviderView } from "@/lib/providers/manage-providers";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
 import { capWarningText, projectMonthlyCaps } from "@/lib/usage/monthly-cap";
-import { setAgentEnabledAction } from "./actions";
+import { deleteAgentAction, duplicateAgentAction, setAgentEnabledAction } from "./actions";
+
+function providerLabel(agent: { provider: string; providerId: string | null }, providers: ProviderView[]): string {
+  if (agent.provider === "offline") return "offline model";
+  if (agent.provider === "openai") return "server's endpoint";
+  return providers.find((provider) => provider.id === agent.providerId)?.name ?? "provider removed";
+}
 
 /** Columns a phone has no room for: their facts move under the agent's name. */
 const wideOnly = "hidden sm:table-cell";
@@ -15,7 +23,8 @@ export default async function AdminAgentsPage() {
   const user = await requireCurrentUser();
   if (user.role !== "admin") forbidden();
   const { db } = await getRuntime();
-  const [agents, caps] = await Promise.all([listAgents(db.prisma, { actor: user }), adminProject(db.prisma, user).then((projectId) => projectMonthlyCaps(db.prisma, projectId))]);
+  const projectId = await adminProject(db.prisma, user);
+  const [agents, caps, providers] = await Promise.all([listAgents(db.prisma, { actor: user }), projectMonthlyCaps(db.prisma, projectId), listProviders(db.prisma, { projectId })]);
   return (
     <div className="mx-auto max-w-4xl space-y-4 p-6">
       {/* At phone width the links move under the title together, still on the right. */}
@@ -30,6 +39,9 @@ export default async function AdminAgentsPage() {
           </Link>
           <Link href="/admin/tools" className="text-sm text-link hover:underline">
             Tools
+          </Link>
+          <Link href="/admin/providers" className="text-sm text-link hover:underline">
+            Providers
           </Link>
           <Link href="/admin/usage" className="text-sm text-link hover:underline">
             Usage
@@ -69,7 +81,7 @@ export default async function AdminAgentsPage() {
                 </span>
               </td>
               <td className={wideOnly}>
-                {agent.model} <span className="text-xs text-muted">({agent.provider === "offline" ? "offline model" : "OpenAI-compatible"})</span>
+                {agent.model} <span className="text-xs text-muted">({providerLabel(agent, providers)})</span>
               </td>
               <td className={wideOnly}>{agent.historyWindow} messages</td>
               <td className={wideOnly}>{agent.enabled ? "Enabled" : "Disabled"}</td>
@@ -91,6 +103,7 @@ export default async function AdminAgentsPage() {
                     Tools
                   </Link>
                   <AgentEnabledToggle agentId={agent.id} name={agent.displayName} enabled={agent.enabled} action={setAgentEnabledAction} />
+                  <AgentCopyDelete agentId={agent.id} name={agent.displayName} duplicate={duplicateAgentAction} remove={deleteAgentAction} />
                 </span>
               </td>
             </tr>
