@@ -8,4 +8,8 @@ export const queryKeys = {
   forks: (conversationId: string) => ["conversation", conversationId, "forks"] as const,
   turnLoad: () => ["admin", "turn-load"] as const,
   attachmentText: (attachmentId: string) => ["attachment", attachmentId, "text"] as const,
+  /** Both inbox queries, for invalidating them together. */
+  inbox: () => ["inbox"] as const,
+  inboxPages: () => ["inbox", "pages"] as const,
+  inboxUnread: () => ["inbox", "unread"] as const,
 };

@@ -31,7 +31,7 @@ export function useConversations(userId: string, initial: ConversationSummary[])
       else void queryClient.invalidateQueries({ queryKey: key });
     };
     // A socket in a conversation's room gets the message itself instead of an activity event.
-    const onMessage = (message: MessageDto, meta?: MessageMeta) => onActivity(activityOf(message, meta?.mentionedUserIds ?? []));
+    const onMessage = (message: MessageDto, meta?: MessageMeta) => onActivity(activityOf(message, meta));
     const onRead = (summary: ConversationSummary) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyReadUpdate(list, summary));
     const onCreated = () => void queryClient.invalidateQueries({ queryKey: key });
     const onUpdated = (update: ConversationUpdate) => queryClient.setQueryData<ConversationSummary[]>(key, (list) => applyConversationUpdate(list, update));

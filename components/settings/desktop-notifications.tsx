@@ -2,6 +2,7 @@
 
 import { useReducer, useSyncExternalStore } from "react";
 import { SettingsSection } from "./form-parts";
+import { PushNotifications } from "./push-notifications";
 
 type Permission = NotificationPermission | "unsupported";
 
@@ -32,8 +33,11 @@ function subscribe(onChange: () => void): () => void {
   };
 }
 
-/** Desktop notifications in this browser: asked for only when the person presses the button. */
-export function DesktopNotifications() {
+/**
+ * Desktop notifications in this browser: asked for only when the person presses the button (or
+ * turns on those that come while Chorus is closed, with the server's VAPID key).
+ */
+export function DesktopNotifications({ pushPublicKey }: { pushPublicKey: string | null }) {
   // The server cannot know: nothing is said until the page runs in the browser.
   const permission = useSyncExternalStore(subscribe, current, () => null);
   const [, answered] = useReducer((count: number) => count + 1, 0);
@@ -52,6 +56,7 @@ export function DesktopNotifications() {
           Turn on desktop notifications
         </button>
       )}
+      {permission && permission !== "denied" && <PushNotifications publicKey={pushPublicKey} />}
     </SettingsSection>
   );
 }

@@ -12,6 +12,7 @@ import { useAgentsAtWork } from "@/hooks/use-agents-at-work";
 import { useConversations } from "@/hooks/use-conversations";
 import { useDirectory } from "@/hooks/use-directory";
 import { ArchivedSection } from "./archived-section";
+import { InboxLink } from "@/components/inbox/inbox-link";
 import { SearchLink } from "@/components/search/search-link";
 import { SidebarLink } from "./sidebar-link";
 import { NewChannelForm, PeopleMenu, useOpenConversation, type OpenAction } from "./start-forms";
@@ -63,6 +64,7 @@ export function Sidebar({
         {directory?.project.name ?? "Chorus"}
       </div>
       <SearchLink />
+      <InboxLink me={user.id} />
       <div className="flex-1 space-y-4 overflow-y-auto px-2 pb-4">
         <Section
           title="Channels"

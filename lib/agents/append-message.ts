@@ -7,6 +7,8 @@ import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 export interface Published {
   message: MessageDto;
   participantUserIds: string[];
+  /** An agent's answer: the person whose question it answers. */
+  answersUserId?: string | null;
   /** A new version of a message already posted (a regenerated reply), not a new message. */
   updated?: boolean;
 }

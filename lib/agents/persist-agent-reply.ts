@@ -27,6 +27,8 @@ export interface AgentReply {
 export interface PersistedReply {
   message: MessageDto;
   participantUserIds: string[];
+  /** The person whose question the reply answers (none when an agent or the app asked). */
+  answersUserId: string | null;
   /**
    * The follow-up turn, when one was queued: held by this node (running, under the finished
    * turn's lease) when its agent had nothing earlier to do in the conversation, else pending.
@@ -61,7 +63,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
   const id = randomUUID();
   const now = new Date();
   const usage = usageOf(reply);
-  const [row] = await prisma.$queryRaw<{ seq: number | null; participantUserIds: string[]; followUpStatus: string | null }[]>`
+  const [row] = await prisma.$queryRaw<{ seq: number | null; askedByUserId: string | null; participantUserIds: string[]; followUpStatus: string | null }[]>`
     WITH finished AS (
       UPDATE "dispatches" SET "status" = ${reply.outcome}::"DispatchStatus", "replyMessageId" = ${id}, "leaseUntil" = NULL,
         "lastError" = ${reply.metadata.error ?? null}, "updatedAt" = now()
@@ -72,17 +74,19 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
       WHERE "id" = ${reply.conversationId} AND EXISTS (SELECT 1 FROM finished)
       RETURNING "lastSeq"
     ), inserted AS (
-      INSERT INTO "messages" ("id", "conversationId", "seq", "authorAgentId", "role", "content", "metadata", "tokenCount", "tokenEncoding", "createdAt")
+      INSERT INTO "messages" ("id", "conversationId", "seq", "authorAgentId", "role", "content", "metadata", "tokenCount", "tokenEncoding", "createdAt", "askedByUserId")
       SELECT ${id}, ${reply.conversationId}, "lastSeq", ${reply.agent.id}, 'assistant', ${reply.content}, ${JSON.stringify(reply.metadata)}::jsonb,
-        ${countTokens(reply.content, reply.model)}, ${encodingFor(reply.model)}, ${now}
+        ${countTokens(reply.content, reply.model)}, ${encodingFor(reply.model)}, ${now},
+        -- The person whose question it answers: their inbox lists it, and they are told of it.
+        (SELECT "authorUserId" FROM "messages" WHERE "id" = ${reply.metadata.replyToMessageId ?? null})
       FROM allocated
-      RETURNING "seq"
+      RETURNING "seq", "askedByUserId"
     )${reply.followUp ? queueFollowUp(reply.followUp, reply.dispatchId, id) : empty}${usage ? sql`, counted AS (${insertDispatchUsage(reply.dispatchId, usage, sql`EXISTS (SELECT 1 FROM inserted)`)})` : empty}, noted AS (
       -- The turn's snapshot learns which reply it produced.
       UPDATE "context_snapshots" SET "replyMessageId" = ${id}
       WHERE "turnId" = ${reply.dispatchId} AND EXISTS (SELECT 1 FROM inserted)
     )
-    SELECT (SELECT "seq" FROM inserted) AS "seq",
+    SELECT (SELECT "seq" FROM inserted) AS "seq", (SELECT "askedByUserId" FROM inserted) AS "askedByUserId",
            ${reply.followUp ? sql`(SELECT "status"::text FROM queued)` : sql`NULL`} AS "followUpStatus",
            ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = ${reply.conversationId} AND "userId" IS NOT NULL) AS "participantUserIds"`;
   if (!row || row.seq === null) return null;
@@ -101,6 +105,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
       ...unchangedMessage,
     },
     participantUserIds: row.participantUserIds,
+    answersUserId: row.askedByUserId,
     ...(row.followUpStatus ? { followUp: { held: row.followUpStatus === "running" } } : {}),
   };
 }

@@ -240,9 +240,9 @@ async function recordHandoff(deps: AgentTurnDeps, job: ClaimedDispatch, lease: L
 }
 
 function publish(deps: AgentTurnDeps, written: Published[]): void {
-  for (const { message, participantUserIds, updated } of written) {
+  for (const { message, participantUserIds, answersUserId, updated } of written) {
     if (updated) deps.publisher().messageUpdated(message);
-    else deps.publisher().messageCreated(message, { participantUserIds, mentionedUserIds: [] });
+    else deps.publisher().messageCreated(message, { participantUserIds, mentionedUserIds: [], answersUserId });
   }
 }
 

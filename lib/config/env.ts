@@ -120,6 +120,14 @@ const envSchema = z.object({
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30 * 60_000).default(60_000),
   /** An ask-first tool call not approved or denied by then is not run: the model is told the approval expired. */
   TOOL_APPROVAL_MINUTES: z.coerce.number().min(0.05).max(7 * 24 * 60).default(30),
+  /**
+   * Web Push (notifications while Chorus is closed): the VAPID key pair (base64url, as
+   * `npx web-push generate-vapid-keys` prints it) and a contact for the push services. Unset,
+   * generated once into DATA_DIR, except in production with DATABASE_URL, where push is off.
+   */
+  VAPID_PUBLIC_KEY: optionalText,
+  VAPID_PRIVATE_KEY: optionalText,
+  VAPID_SUBJECT: optionalText.pipe(z.string().regex(/^(mailto:|https:\/\/)\S+$/, { error: "use a mailto: or https:// address" }).optional()),
 });
 
 export type Env = z.infer<typeof envSchema> & {

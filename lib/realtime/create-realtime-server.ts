@@ -98,10 +98,11 @@ export function createRealtimeServer(httpServer: HttpServer, deps: RealtimeDeps)
   const publisher: RealtimePublisher = {
     messageCreated(message, audience) {
       const room = conversationRoom(message.conversationId);
-      io.to(room).emit("message:created", message, { mentionedUserIds: audience.mentionedUserIds });
+      const { mentionedUserIds, answersUserId = null } = audience;
+      io.to(room).emit("message:created", message, { mentionedUserIds, answersUserId });
       if (audience.participantUserIds.length === 0) return;
       // Sockets in the room already have the message; only the others need the activity.
-      io.to(audience.participantUserIds.map(userRoom)).except(room).emit("conversation:activity", activityOf(message, audience.mentionedUserIds));
+      io.to(audience.participantUserIds.map(userRoom)).except(room).emit("conversation:activity", activityOf(message, audience));
     },
     messageUpdated: (message) => io.to(conversationRoom(message.conversationId)).emit("message:updated", message),
     messageDeleted: (message) => io.to(conversationRoom(message.conversationId)).emit("message:deleted", message),

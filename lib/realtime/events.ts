@@ -34,6 +34,8 @@ export interface ConversationActivity {
   authorName: string;
   preview: string;
   mentionedUserIds: string[];
+  /** An agent's answer: the person whose question it answers (it tells them as a mention would). */
+  answersUserId?: string;
 }
 
 /** A conversation renamed, given a topic, archived or unarchived: headers and sidebars follow. */
@@ -76,6 +78,8 @@ export interface TypingEvent {
 /** Sent with a new message to the sockets in its room; absent on catch-up. */
 export interface MessageMeta {
   mentionedUserIds: string[];
+  /** An agent's answer: the person whose question it answers. */
+  answersUserId?: string | null;
 }
 
 /** A piece of an agent's reply while it streams; `index` orders the pieces of one dispatch. */

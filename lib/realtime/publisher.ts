@@ -9,6 +9,8 @@ import type { ConversationRemoved, ConversationUpdate, MessageDelta, SessionEnde
 export interface MessageAudience {
   participantUserIds: string[];
   mentionedUserIds: string[];
+  /** An agent's answer: the person whose question it answers. */
+  answersUserId?: string | null;
 }
 
 /** How domain code announces changes; server.ts supplies the Socket.IO implementation. */

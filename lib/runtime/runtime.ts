@@ -34,6 +34,7 @@ import { attachmentLimits, type AttachmentLimits } from "@/lib/attachments/attac
 import { openBlobStore, type BlobStore } from "@/lib/attachments/blob-store";
 import { McpPool } from "@/lib/mcp/mcp-pool";
 import { createSecretBox, type SecretBox } from "@/lib/mcp/secret-box";
+import { vapidKeys, type VapidKeys } from "@/lib/notifications/vapid-keys";
 
 /**
  * The process-wide services. server.ts creates them before listening; route handlers and
@@ -70,6 +71,8 @@ export interface Runtime {
   mcp: McpPool;
   /** Seals secrets kept in the database (MCP headers and environment), with ENCRYPTION_KEY or AUTH_SECRET. */
   secrets: SecretBox;
+  /** The VAPID keys Web Push signs with; null: push is off. */
+  webPush: VapidKeys | null;
 }
 
 const globalKey = Symbol.for("chorus.runtime");
@@ -97,7 +100,7 @@ export function provideRuntime(runtime: Runtime): void {
 export function createRuntimeFor(db: Database, env: Env, secret = randomBytes(32).toString("hex")): Runtime {
   const secrets = createSecretBox(env.ENCRYPTION_KEY ?? secret);
   const mcp = new McpPool({ prisma: db.prisma, secrets, connectTimeoutMs: env.MCP_CONNECT_TIMEOUT_MS, toolTimeoutMs: env.MCP_TOOL_TIMEOUT_MS });
-  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionEnds: null, sessionSweep: null, attachments: { store: openBlobStore(env), limits: attachmentLimits(env) }, mcp, secrets };
+  const runtime: Runtime = { env, db, auth: undefined as never, realtime: noopPublisher, turns: new RunningTurns(), dispatcher: null, panels: null, redisStatus: () => "unused", memory: null, knowledge: null, sessionEnds: null, sessionSweep: null, attachments: { store: openBlobStore(env), limits: attachmentLimits(env) }, mcp, secrets, webPush: null };
   runtime.auth = createAuth({
     prisma: db.prisma,
     secret,
@@ -186,6 +189,7 @@ export function startAgents(runtime: Runtime, options: { offlineChunkDelayMs?: n
 
 async function assembleRuntime(env: Env, db: Database): Promise<Runtime> {
   const runtime = createRuntimeFor(db, env, authSecret(env));
+  runtime.webPush = vapidKeys(env);
   await prepareFirstStart({ env, db, auth: runtime.auth });
   log.info("database ready", { engine: db.engine });
   return runtime;

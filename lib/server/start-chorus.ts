@@ -9,6 +9,7 @@ import { createRequestGuard } from "@/lib/http/guard-request";
 import { markSeen } from "@/lib/people/last-seen";
 import { log } from "@/lib/log/logger";
 import { embedderFor } from "@/lib/memory/memory-runtime";
+import { createPushNotifier, withWebPush } from "@/lib/notifications/push-notifier";
 import { createRealtimeServer } from "@/lib/realtime/create-realtime-server";
 import { noopPublisher } from "@/lib/realtime/publisher";
 import { connectRedisAdapter } from "@/lib/realtime/redis-adapter";
@@ -50,7 +51,9 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
     stopTurn: (dispatchId) => runtime.turns.stop(dispatchId),
     markSeen: (userId) => markSeen(db.prisma, userId),
   });
-  runtime.realtime = realtime.publisher;
+  // Every new message is also pushed to the browsers of people it tells something (Web Push).
+  const push = runtime.webPush && createPushNotifier({ prisma: db.prisma, keys: runtime.webPush });
+  runtime.realtime = push ? withWebPush(realtime.publisher, push) : realtime.publisher;
   startAgents(runtime, { offlineChunkDelayMs: env.OFFLINE_MODEL_DELAY_MS });
   runtime.retention = startRetentionSweep({
     prisma: db.prisma,
@@ -82,6 +85,7 @@ export async function startChorus({ env, db, handle }: { env: Env; db: Database;
       runtime.realtime = noopPublisher;
       await redis?.close();
       stage("stopping background work and the database");
+      await push?.settled();
       await closeRuntime();
       httpServer.closeAllConnections();
     },

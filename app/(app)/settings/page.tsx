@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Settings · Chorus" };
 
 export default async function SettingsPage() {
   const user = await requireCurrentUser();
-  const { db } = await getRuntime();
+  const { db, webPush } = await getRuntime();
   // The session read for this request already holds the name and preferences.
   const [preferences, avatar, tokens] = await Promise.all([getCurrentPreferences(), getCurrentAvatar(), listApiTokens(db.prisma, { userId: user.id })]);
   const profile = { name: user.name, ...preferences };
@@ -24,7 +24,7 @@ export default async function SettingsPage() {
         <h1 className="text-2xl font-bold">Settings</h1>
         <ProfileForm profile={profile} save={updateProfileAction} />
         <AvatarSettings person={{ id: user.id, name: user.name, ...avatar }} saveColor={updateAvatarColorAction} />
-        <DesktopNotifications />
+        <DesktopNotifications pushPublicKey={webPush?.publicKey ?? null} />
         <PasswordForm change={changePasswordAction} />
         <ApiTokens tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
         <DeleteAccountForm remove={deleteAccountAction} />

@@ -2,10 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { ConversationSummary } from "@/lib/conversations/list-conversations";
 import { defaultNotifyLevel } from "@/lib/conversations/notification-level";
 import type { ConversationActivity } from "@/lib/realtime/events";
-import { noticeFor } from "./use-desktop-notifications";
+import { noticeFor, noticeUrl, type NoticeConversation } from "./notice";
 
-const conversation = (type: ConversationSummary["type"], title: string, chosen: Partial<ConversationSummary> = {}) =>
-  ({ id: `c-${type}`, type, title, notify: defaultNotifyLevel(type), muted: false, ...chosen }) as ConversationSummary;
+const conversation = (type: ConversationSummary["type"], title: string, chosen: Partial<NoticeConversation> = {}): NoticeConversation => ({
+  id: `c-${type}`,
+  type,
+  title,
+  notify: defaultNotifyLevel(type),
+  muted: false,
+  ...chosen,
+});
 const activity = (conversationId: string, change: Partial<ConversationActivity> = {}): ConversationActivity => ({
   conversationId,
   seq: 4,
@@ -15,6 +21,8 @@ const activity = (conversationId: string, change: Partial<ConversationActivity> 
   mentionedUserIds: [],
   ...change,
 });
+/** An agent's answer in a conversation, to `asker`'s question. */
+const answer = (conversationId: string, asker: string) => activity(conversationId, { authorUserId: null, authorName: "Toby", preview: "Here is the plan.", answersUserId: asker });
 
 describe("noticeFor", () => {
   const general = conversation("group", "general");
@@ -29,6 +37,20 @@ describe("noticeFor", () => {
     });
     expect(noticeFor(activity(dm.id), { me: "me", conversation: dm })?.title).toBe("Ann sent you a message");
     expect(noticeFor(activity(chat.id, { authorUserId: null, authorName: "Toby" }), { me: "me", conversation: chat })?.title).toBe("Toby answered you");
+  });
+
+  it("tells of an agent's answer to one's own question in a channel, as a mention would", () => {
+    expect(noticeFor(answer(general.id, "me"), { me: "me", conversation: general })).toEqual({ title: "Toby answered you in #general", body: "Here is the plan.", tag: "chorus:c-group" });
+    expect(noticeFor(answer(chat.id, "me"), { me: "me", conversation: chat })?.title).toBe("Toby answered you");
+  });
+
+  it("tells nothing of an agent's answer to someone else's question in a channel", () => {
+    expect(noticeFor(answer(general.id, "someone-else"), { me: "me", conversation: general })).toBeNull();
+  });
+
+  it("tells nothing of an answer to one's question where the person chose nothing or muted", () => {
+    expect(noticeFor(answer(general.id, "me"), { me: "me", conversation: { ...general, notify: "nothing" } })).toBeNull();
+    expect(noticeFor(answer(general.id, "me"), { me: "me", conversation: { ...general, muted: true } })).toBeNull();
   });
 
   it("tells nothing of one's own messages, of a channel's chatter, or of a conversation it does not know", () => {
@@ -48,5 +70,9 @@ describe("noticeFor", () => {
     expect(noticeFor(activity(mentionsOnly.id, { mentionedUserIds: ["me"] }), { me: "me", conversation: mentionsOnly })?.title).toBe("Ann mentioned you");
     const muted = conversation("group", "general", { notify: "all", muted: true });
     expect(noticeFor(activity(muted.id, { mentionedUserIds: ["me"] }), { me: "me", conversation: muted })).toBeNull();
+  });
+
+  it("leads to the message in its conversation", () => {
+    expect(noticeUrl(activity("c-1"))).toBe("/c/c-1?at=4");
   });
 });
