@@ -31,7 +31,7 @@ export interface DeleteAccountDeps {
  * The row stays, so their messages stay where they were, under "Deleted user"; in one
  * transaction it loses what identified them (name, email, handle, avatar) and the account
  * loses its password, sessions, API tokens, project memberships and what agents remembered of
- * them. Their connections end everywhere, and their picture's blob is deleted, after the commit.
+ * them, and their browsers' push subscriptions. Their connections end everywhere, and their picture's blob is deleted, after the commit.
  * The last admin cannot leave this way.
  */
 export async function deleteAccount({ auth, prisma, store, endSession }: DeleteAccountDeps, { userId, password, headers }: { userId: string; password: string; headers: Headers }): Promise<void> {
@@ -55,6 +55,7 @@ export async function deleteAccount({ auth, prisma, store, endSession }: DeleteA
     await tx.apiToken.deleteMany({ where: { userId } });
     await tx.membership.deleteMany({ where: { userId } });
     await tx.episode.deleteMany({ where: { userId } });
+    await tx.pushSubscription.deleteMany({ where: { userId } });
     return { sessionIds, picture };
   });
   sessionIds.forEach(endSession);

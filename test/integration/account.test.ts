@@ -113,6 +113,7 @@ describe("deleting one's account", () => {
     }
     const { message } = await postMessage(app.prisma, { userId: mo.id, input: { conversationId: channel.id, clientId: randomUUID(), content: "My last words here" } });
     await createApiToken(app.prisma, { userId: mo.id, name: "bot" });
+    await app.prisma.pushSubscription.create({ data: { userId: mo.id, endpoint: "https://push.example.test/mo", p256dh: "key", auth: "secret" } });
     const phone = await app.signIn(mo);
     const sockets = [await app.connect(mo), await app.connect(phone)];
 
@@ -132,6 +133,7 @@ describe("deleting one's account", () => {
     expect(await signsIn(app, mo.email, "correct-horse-1")).toBe(false);
     expect(await app.prisma.apiToken.count({ where: { userId: mo.id } })).toBe(0);
     expect(await app.prisma.membership.count({ where: { userId: mo.id } })).toBe(0);
+    expect(await app.prisma.pushSubscription.count({ where: { userId: mo.id } })).toBe(0);
     expect(await getUserSession(app.runtime.auth, new Headers({ cookie: phone.cookie }))).toBeNull();
   });
 
