@@ -15,9 +15,12 @@ const DIMENSIONS = 16;
 
 
 async function createAgent(prisma: Prisma, projectId: string): Promise<{ agentId: string; documentId: string }> {
-  const agent = await prisma.agent.create({ data: { projectId, handle: `a${randomUUID().slice(0, 8)}`, displayName: "Vectors", color: "#000000", systemPrompt: "x", model: "offline" } });
-  const document = await prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: agent.id, name: "random.txt", mediaType: "text/plain", bytes: 1, status: "ready" } });
-  return { agentId: agent.id, documentId: document.id };
+  // In SQL: the upgrade test runs before later migrations, whose columns Prisma's client would read back.
+  const [agent] = await prisma.$queryRaw<{ id: string }[]>`
+    INSERT INTO "agents" ("id", "projectId", "handle", "displayName", "color", "systemPrompt", "model", "updatedAt")
+    VALUES (${randomUUID()}, ${projectId}, ${`a${randomUUID().slice(0, 8)}`}, 'Vectors', '#000000', 'x', 'offline', now()) RETURNING "id"`;
+  const document = await prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: agent!.id, name: "random.txt", mediaType: "text/plain", bytes: 1, status: "ready" } });
+  return { agentId: agent!.id, documentId: document.id };
 }
 
 /** A new agent with these chunks (and chunks of `otherVectors`, for other dimensions). */
