@@ -1,5 +1,5 @@
 import type { Prisma, Transaction } from "@/lib/db/open-database";
-import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { updateHeldJob, type JobTable } from "@/lib/jobs/job-table";
 import { whileHeld, type Lease } from "@/lib/jobs/lease";
 import { startLeasedWorker, type ClaimedJob, type LeasedWorker } from "@/lib/jobs/leased-worker";
@@ -10,19 +10,8 @@ import { chunkText } from "./chunk-text";
 import { toDocumentSummary, type DocumentSummary } from "./document-summary";
 import { insertChunks } from "./insert-chunks";
 
-/** Texts per embed call when the embedder does not say (Embedder.batchFor). */
+/** Texts per embed call when the embedder does not say (Embedder.batchFor); also the most chunks one write holds. */
 const DEFAULT_STEP = 32;
-/** About what writing a chunk costs on the embedded database (its row and pgvector's HNSW entry), on this 2-core machine. */
-const WRITE_MS_PER_CHUNK = 7;
-
-/**
- * Time allowed for the transaction that writes a document's chunks: pgvector's HNSW index makes
- * each row cost a few milliseconds on the embedded database, so a large document (2,000,000
- * characters is about 2,400 chunks) takes far longer than Prisma's default 5 s for a transaction.
- */
-function writeTime(chunks: number): { maxWait: number; timeout: number } {
-  return { maxWait: 10_000, timeout: 10_000 + chunks * 40 };
-}
 
 export interface IngestionDeps {
   prisma: Prisma;
@@ -98,68 +87,74 @@ function embedAhead(embedder: Embedder, steps: string[][], signal: AbortSignal) 
 
 /**
  * Chunks, embeds (in steps, reporting progress) and indexes one document, under its lease.
- * The chunks are written in the same transaction that marks it ready and removes the document
- * it replaces (same agent and name), only while this attempt holds it: searches see the old
- * version or the new one, never half of either, and each chunk once. A document deleted
- * meanwhile leaves nothing behind; a stalled node's late writes are refused.
  *
- * With a model on this machine (Embedder.local), that transaction starts as soon as writing
- * the chunks embedded so far should take about as long as embedding the rest (by the rate
- * measured so far): it writes them while the rest are embedded, then each further step as it
- * comes, so writing (pgvector's index costs a few milliseconds a row on the embedded database)
- * and embedding share the two cores. The transaction lasts about as long as writing all the
- * chunks did before; progress inside it reaches the admins' page as before, and the row when it
- * commits.
+ * Each step's chunks are written as soon as they are embedded, in a transaction of their own that
+ * holds the document's row (this attempt, still processing) while it writes them and the
+ * progress: no transaction grows with the document, and the next step is embedded meanwhile.
+ * Searches see only ready documents, so these chunks stay invisible until the end, when one short
+ * transaction makes the document ready and removes the version it replaces (same agent and name):
+ * searches see the old version or the new one, never half of either. A retry first removes what
+ * an earlier attempt wrote. A document deleted meanwhile leaves nothing behind (its chunks go with
+ * it); a stalled node's late writes are refused by the attempt they carry.
  */
 export async function ingestDocument(deps: IngestionDeps, document: ClaimedDocument, lease: Lease): Promise<void> {
   const { prisma, embedder } = deps;
   const { onProgress } = whileHeld(deps, lease);
   const chunks = chunkText(document.text);
-  const progress = (db: Prisma | Transaction, done: number) => updateHeldJob(db, documentTable, lease, sql`"progress" = ${done / chunks.length}`);
   await report(prisma, onProgress, document.id);
+  if (!(await startOver(prisma, document))) return lease.lose("deleted, or taken over by another attempt");
   const steps = stepsOf(embedder, chunks);
   const ahead = embedAhead(embedder, steps, lease.signal);
   try {
-    const started = performance.now();
-    const vectors: number[][] = [];
-    let step = 0;
-    while (step < steps.length) {
+    let written = 0;
+    for (const step of steps) {
       // Lease lost or node stopping: the worker gives the document back (or another node has it).
       if (lease.signal.aborted) return;
-      vectors.push(...(await ahead.next()));
-      step += 1;
-      if (!(await progress(prisma, vectors.length))) return lease.lose("deleted, or taken over by another attempt");
+      const vectors = await ahead.next();
+      if (lease.signal.aborted) return;
+      lease.assertHeld();
+      const kept = await prisma.$transaction(async (tx) => {
+        if (!(await holdDocument(tx, document, "FOR SHARE"))) return false;
+        await insertChunks(tx, { documentId: document.id, agentId: document.agentId, chunks: step, vectors, firstOrdinal: written });
+        return updateHeldJob(tx, documentTable, lease, sql`"progress" = ${(written + step.length) / chunks.length}`);
+      });
+      if (!kept) return lease.lose("deleted, or taken over by another attempt");
+      written += step.length;
       await report(prisma, onProgress, document.id);
-      // Writing what is embedded will take about as long as embedding the rest: start writing.
-      const embedMsPerChunk = (performance.now() - started) / vectors.length;
-      if (embedder.local && (chunks.length - vectors.length) * embedMsPerChunk <= vectors.length * WRITE_MS_PER_CHUNK) break;
     }
-    if (lease.signal.aborted) return;
-    lease.assertHeld();
-    const indexed = await prisma.$transaction(async (tx) => {
-      const held = await tx.$queryRaw<{ id: string }[]>`
-        SELECT "id" FROM "knowledge_documents" WHERE "id" = ${document.id} AND "attempt" = ${document.attempt} AND "status" = 'processing' FOR UPDATE`;
-      if (held.length === 0) return false;
-      await tx.knowledgeDocument.deleteMany({ where: { agentId: document.agentId, name: document.name, id: { not: document.id }, status: { in: ["ready", "failed"] } } });
-      await insertChunks(tx, { documentId: document.id, agentId: document.agentId, chunks: chunks.slice(0, vectors.length), vectors, firstOrdinal: 0 });
-      for (; step < steps.length; step++) {
-        const more = await ahead.next();
-        // Rolled back: the worker gives the document back, or another attempt has it.
-        if (lease.signal.aborted) throw new Error(`ingestion of ${document.id} stopped: ${String(lease.signal.reason)}`);
-        await insertChunks(tx, { documentId: document.id, agentId: document.agentId, chunks: steps[step]!, vectors: more, firstOrdinal: vectors.length });
-        vectors.push(...more);
-        await progress(tx, vectors.length);
-        await report(tx, onProgress, document.id);
-      }
-      await tx.knowledgeDocument.update({ where: { id: document.id }, data: { status: "ready", progress: 1, chunkCount: chunks.length, text: null, leaseUntil: null, leasedBy: null, error: null } });
-      return true;
-    }, writeTime(chunks.length));
-    if (!indexed) return lease.lose("deleted, or taken over by another attempt");
   } finally {
     ahead.stop();
   }
+  lease.assertHeld();
+  const ready = await prisma.$transaction(async (tx) => {
+    if (!(await holdDocument(tx, document, "FOR UPDATE"))) return false;
+    await tx.knowledgeDocument.deleteMany({ where: { agentId: document.agentId, name: document.name, id: { not: document.id }, status: { in: ["ready", "failed"] } } });
+    await tx.knowledgeDocument.update({ where: { id: document.id }, data: { status: "ready", progress: 1, chunkCount: chunks.length, text: null, leaseUntil: null, leasedBy: null, error: null } });
+    return true;
+  });
+  if (!ready) return lease.lose("deleted, or taken over by another attempt");
   await refreshStatistics(prisma, ["knowledge_chunks"]);
   await report(prisma, onProgress, document.id);
+}
+
+/**
+ * The document's row, locked, while this attempt still has it processing. FOR SHARE for a step's
+ * write: a new claim (which moves the attempt) waits for the write to commit, then the write of
+ * the old attempt finds nothing; FOR UPDATE for the switch to ready.
+ */
+async function holdDocument(tx: Transaction, document: ClaimedDocument, lock: "FOR SHARE" | "FOR UPDATE"): Promise<boolean> {
+  const held = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "knowledge_documents" WHERE "id" = ${document.id} AND "attempt" = ${document.attempt} AND "status" = 'processing' ${raw(lock)}`;
+  return held.length > 0;
+}
+
+/** What an earlier attempt wrote of this document, removed while this attempt holds it; false when it does not. */
+async function startOver(prisma: Prisma, document: ClaimedDocument): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    if (!(await holdDocument(tx, document, "FOR UPDATE"))) return false;
+    await tx.knowledgeChunk.deleteMany({ where: { documentId: document.id } });
+    return true;
+  });
 }
 
 /**

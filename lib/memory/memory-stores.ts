@@ -31,7 +31,9 @@ export function createMemoryStores({ vectors, embedder }: { vectors: VectorStore
         table: "knowledge_chunks",
         join: sql`JOIN "knowledge_documents" d ON d."id" = t."documentId"`,
         columns: sql`t."content", d."name" AS "source"`,
-        where: sql`t."agentId" = ${query.agentId}`,
+        // A document being indexed has its chunks written step by step: only ready ones are searched
+        // (a filter over t alone, as exact search reads the rows without the join).
+        where: sql`t."agentId" = ${query.agentId} AND t."documentId" IN (SELECT "id" FROM "knowledge_documents" WHERE "agentId" = ${query.agentId} AND "status" = 'ready')`,
         vector: await query.embedding(),
         k: query.semanticTopK,
       });

@@ -8,6 +8,8 @@ import type { DocumentSummary } from "@/lib/knowledge/document-summary";
 import { startKnowledgeWorker } from "@/lib/knowledge/ingest-documents";
 import { countTokens } from "@/lib/llm/token-counter";
 import { createOpenAIEmbedder, normalise, type Embedder, type RequestLimits } from "@/lib/memory/embedder";
+import { createMemoryStores } from "@/lib/memory/memory-stores";
+import { vectorStore } from "@/lib/memory/vector-store";
 import { FakeOpenAI } from "../support/fake-openai";
 import { createOfflineAgent, createProjectWithChannel } from "../support/fixtures";
 import { createTestDatabase } from "../support/test-database";
@@ -115,7 +117,7 @@ describe("ingestion with an OpenAI-compatible embedder", () => {
   });
 });
 
-/** A model on this machine: the chunks' transaction starts halfway and writes while the rest are embedded. */
+/** A model on this machine: each step is written as it is embedded, while the next is embedded. */
 describe("ingestion with a local embedder", () => {
   let db: Database;
   let agentId: string;
@@ -145,13 +147,13 @@ describe("ingestion with a local embedder", () => {
     return embedder;
   };
 
-  const ingest = async (embedder: Embedder, text: string) => {
+  const ingest = async (embedder: Embedder, text: string, timeoutMs = 20_000) => {
     const progress: DocumentSummary[] = [];
     const worker = startKnowledgeWorker({ prisma: db.prisma, embedder, onProgress: (summary) => progress.push(summary) }, { pollMs: 50 });
     const document = await db.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId, name: `${randomUUID()}.md`, mediaType: "text/markdown", bytes: text.length, text } });
     try {
       worker.wake();
-      await until(async () => (await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: document.id } })).status === "ready", "the document to be indexed", 20_000);
+      await until(async () => (await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: document.id } })).status === "ready", "the document to be indexed", timeoutMs);
     } finally {
       await worker.stop();
     }
@@ -173,14 +175,74 @@ describe("ingestion with a local embedder", () => {
     expect(moving.every((value, index) => index === 0 || value > moving[index - 1]!)).toBe(true);
   });
 
-  it("writes nothing when the model fails inside the transaction, and indexes the document on the next try", async () => {
+  it("starts over when the model fails midway: the next try writes every chunk once", async () => {
     const steps = Math.ceil(chunkText(text).length / 10);
-    // The last step is embedded while the transaction is open.
+    // The last step fails, after the others were written.
     const { document } = await ingest(localEmbedder(steps), text);
     expect(document).toMatchObject({ status: "ready", attempt: 2, failures: 1 });
     const stored = await db.prisma.knowledgeChunk.findMany({ where: { documentId: document.id }, select: { ordinal: true } });
     expect(stored).toHaveLength(document.chunkCount);
     expect(new Set(stored.map((chunk) => chunk.ordinal)).size).toBe(document.chunkCount);
+  });
+
+  it("indexes a 1,000-page manual (5 MB of text), a step at a time", async () => {
+    const page = (n: number) => `Page ${n}. ${"The release checklist asks for the notes, the owners and the rollback plan before Thursday. ".repeat(55)}`;
+    const manual = Array.from({ length: 1_000 }, (_, n) => page(n)).join("\n\n");
+    expect(manual.length).toBeGreaterThan(5_000_000);
+    const fast = { ...localEmbedder(), batchFor: () => 200, embed: async (texts: string[]) => texts.map((chunk) => normalise([chunk.length, chunk.charCodeAt(5), chunk.charCodeAt(6), 1])) };
+    const { document } = await ingest(fast, manual, 120_000);
+    expect(document).toMatchObject({ status: "ready", attempt: 1, chunkCount: chunkText(manual).length });
+    expect(await db.prisma.knowledgeChunk.count({ where: { documentId: document.id } })).toBe(document.chunkCount);
+  }, 180_000);
+
+  it("keeps the replaced version searchable, and the new one's written steps out of searches, until the switch", async () => {
+    // An agent of its own: the other tests' documents are not in its searches.
+    const { id: agentId } = await createOfflineAgent(db.prisma, "replacer");
+    const vectors = vectorStore(db, "exact", 4);
+    const search = async () => {
+      const rows = await createMemoryStores({ vectors, embedder: localEmbedder() }).semantic({
+        agentId, userId: null, conversationId: "none", text: "release", semanticTopK: 500, episodicTopK: 0, procedureThreshold: 1,
+        presence: { knowledge: true, episodes: false, procedures: [] },
+        embedding: async () => normalise([80, 82, 117, 1]),
+      });
+      return new Set(rows.map((row) => row.content.split(":")[0] ?? ""));
+    };
+    const name = "policy.md";
+    const version = (tag: string) => Array.from({ length: 800 }, (_, i) => `${tag} ${i}: the team reviews release ${i} on a Thursday, with the checklist.`).join("\n\n");
+    const old = await db.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId, name, mediaType: "text/markdown", bytes: 1, text: version("Old") } });
+    let worker = startKnowledgeWorker({ prisma: db.prisma, embedder: localEmbedder(), onProgress: () => undefined }, { pollMs: 50 });
+    worker.wake();
+    await until(async () => (await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: old.id } })).status === "ready", "the first version", 20_000);
+    await worker.stop();
+
+    // The new version's embedding stops after two steps until released.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = localEmbedder();
+    const embed = slow.embed.bind(slow);
+    slow.embed = async (texts) => {
+      if (slow.calls === 3) await held;
+      return embed(texts);
+    };
+    const replacement = await db.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId, name, mediaType: "text/markdown", bytes: 1, text: version("New") } });
+    worker = startKnowledgeWorker({ prisma: db.prisma, embedder: slow, onProgress: () => undefined }, { pollMs: 50 });
+    worker.wake();
+    try {
+      await until(async () => (await db.prisma.knowledgeChunk.count({ where: { documentId: replacement.id } })) >= 20, "two steps written");
+      // Committed step by step, yet searches see only the old version, whole.
+      expect(await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: replacement.id } })).toMatchObject({ status: "processing" });
+      const meanwhile = await search();
+      expect([...meanwhile].every((label) => label.startsWith("Old"))).toBe(true);
+      expect(meanwhile.size).toBe(await db.prisma.knowledgeChunk.count({ where: { documentId: old.id } }));
+      release();
+      await until(async () => (await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: replacement.id } })).status === "ready", "the new version", 20_000);
+    } finally {
+      release();
+      await worker.stop();
+    }
+    const after = await search();
+    expect([...after].every((label) => label.startsWith("New"))).toBe(true);
+    expect(await db.prisma.knowledgeDocument.count({ where: { agentId, name } })).toBe(1);
   });
 });
 
