@@ -41,7 +41,11 @@ describe("dispatch", () => {
     await app.prisma.participant.create({ data: { conversationId: groupId, agentId: off.id } });
   });
   afterAll(() => app.close());
-  beforeEach(() => app.prisma.dispatch.deleteMany());
+  // Alice posts in every test: her rate bucket (20 posts in 10 s) starts full each time, whatever the machine's pace.
+  beforeEach(async () => {
+    await app.prisma.dispatch.deleteMany();
+    await app.prisma.rateBucket.deleteMany();
+  });
 
   it.each([
     ["@toby can you research this?", ["toby"]],
