@@ -86,7 +86,7 @@ const envSchema = z.object({
   /** Days finished agent turns (dispatches) and ended panels' turn records are kept (0 = forever). */
   RETENTION_JOB_DAYS: z.coerce.number().int().min(0).max(36_500).default(14),
   /** A knowledge file with more text than this is refused (about 1,000 dense pages). */
-  KNOWLEDGE_MAX_CHARS: z.coerce.number().int().min(1_000).max(50_000_000).default(2_000_000),
+  KNOWLEDGE_MAX_CHARS: z.coerce.number().int().min(1_000).max(50_000_000).default(6_000_000),
   /** A PDF with more pages than this is refused before its text is read. */
   KNOWLEDGE_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(2_000),
   /** A PDF whose text takes longer to read is refused; its worker thread is terminated. */

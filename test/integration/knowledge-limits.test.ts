@@ -20,12 +20,14 @@ describe("knowledge uploads: caps and limits", () => {
   let admin: TestUser;
   let agentId: string;
   const actor = () => ({ id: admin.id, name: admin.name, email: admin.email, role: "admin" as const });
-  const configured = extractionLimits(readEnv({ NODE_ENV: "test" }));
+  // A lower cap than the default, so a PDF built in the test passes it quickly; the wording is the same.
+  const env = { KNOWLEDGE_MAX_CHARS: "2000000" };
+  const configured = extractionLimits(readEnv({ NODE_ENV: "test", ...env }));
   const upload = (name: string, bytes: Uint8Array, limits?: ReadLimits) => uploadDocument(app.prisma, { actor: actor(), agentId, name, bytes, limits });
   const documentNames = async () => (await app.prisma.knowledgeDocument.findMany({ where: { agentId }, select: { name: true } })).map((row) => row.name);
 
   beforeAll(async () => {
-    app = await TestApp.start();
+    app = await TestApp.start({ env });
     const { project } = await createProjectWithChannel(app.prisma);
     admin = await app.signUp("Adam");
     await app.prisma.user.update({ where: { id: admin.id }, data: { role: "admin" } });
@@ -103,6 +105,16 @@ describe("knowledge uploads: caps and limits", () => {
     }
     expect(await documentNames()).toEqual(["Leave policy.pdf"]);
   }, 30_000);
+
+  it("takes a 1,000-page manual (5 MB of text) under the default cap, and refuses one past it with the reason", async () => {
+    const defaults = extractionLimits(readEnv({ NODE_ENV: "test" }));
+    const page = (n: number) => `Page ${n}. ${"The release checklist asks for the notes, the owners and the rollback plan. ".repeat(68)}`;
+    const manual = new TextEncoder().encode(Array.from({ length: 1_000 }, (_, n) => page(n)).join("\n\n"));
+    expect(manual.length).toBeGreaterThan(5_000_000);
+    expect(await upload("manual.txt", manual, defaults)).toMatchObject({ name: "manual.txt", status: "queued" });
+    await expect(upload("manual 2.txt", new Uint8Array(6_000_001).fill(0x61), defaults)).rejects.toThrow("manual 2.txt has more than 6,000,000 characters of text; split it and upload the parts.");
+    await app.prisma.knowledgeDocument.deleteMany({ where: { name: "manual.txt" } });
+  });
 
   it("refuses file names with line breaks, tabs or bidi controls, naming the character, and stores nothing", async () => {
     const text = new TextEncoder().encode("Releases are on Fridays.");
