@@ -40,15 +40,17 @@ export interface UploadDocumentOptions {
  * Accepts a file for an agent's knowledge: its text is extracted now, a PDF in a worker thread
  * (so a bad file is refused at once with the reason), and the document is queued; chunking,
  * embedding and indexing happen in the background. A document of the same name is replaced when
- * this one is ready.
+ * this one is ready; one still waiting or being indexed is superseded at once (its worker finds it
+ * gone at its next write), so however often a file is uploaded, one version ends up indexed.
  */
 export async function uploadDocument(prisma: Prisma, { actor, agentId, name, bytes, limits = extractionLimits(readEnv()) }: UploadDocumentOptions): Promise<DocumentSummary> {
   const agent = await agentOfAdmin(prisma, { actor, agentId });
   const parsedName = fileName.safeParse(name);
   if (!parsedName.success) throw new AppError("bad_request", parsedName.error.issues[0]!.message);
   const { text, mediaType } = await extractText(parsedName.data, bytes, limits);
-  const row = await prisma.knowledgeDocument.create({
-    data: { id: randomUUID(), agentId: agent.id, name: parsedName.data, mediaType, bytes: bytes.length, text },
+  const row = await prisma.$transaction(async (tx) => {
+    await tx.knowledgeDocument.deleteMany({ where: { agentId: agent.id, name: parsedName.data, status: { in: ["queued", "processing"] } } });
+    return tx.knowledgeDocument.create({ data: { id: randomUUID(), agentId: agent.id, name: parsedName.data, mediaType, bytes: bytes.length, text } });
   });
   return toDocumentSummary(row);
 }

@@ -122,6 +122,24 @@ describe("memory: knowledge, episodes and procedures", () => {
     expect(await app.prisma.knowledgeChunk.count({ where: { documentId: big.id } })).toBe(0);
   });
 
+  it("a file uploaded again while its last upload is still being indexed supersedes it: one version ends up indexed", async () => {
+    const rules = (word: string) => Array.from({ length: 400 }, (_, index) => `Rule ${index}: ${word} colleague number ${index}.`).join("\n\n");
+    const first = await upload("rules.md", rules("thank"));
+    await ready(first.id);
+    const second = await upload("rules.md", rules("greet"));
+    app.runtime.knowledge!.wake();
+    await until(async () => (await app.prisma.knowledgeDocument.findUnique({ where: { id: second.id } }))?.status === "processing", "the second upload to be indexed", 20_000);
+    const third = await upload("rules.md", rules("help"));
+    // Gone at once, not when it finishes: on another node it could finish after the third and replace it.
+    expect(await app.prisma.knowledgeDocument.count({ where: { id: second.id } })).toBe(0);
+    await ready(third.id);
+    expect(await app.prisma.knowledgeDocument.findMany({ where: { name: "rules.md" }, select: { id: true, status: true } })).toEqual([{ id: third.id, status: "ready" }]);
+    const chunks = await app.prisma.knowledgeChunk.findMany({ where: { document: { name: "rules.md" } }, select: { documentId: true, content: true } });
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.every((chunk) => chunk.documentId === third.id && chunk.content.includes("help colleague"))).toBe(true);
+    expect(await app.prisma.knowledgeChunk.count({ where: { documentId: second.id } })).toBe(0);
+  });
+
   it("refuses bad uploads with the reason and keeps nothing; only admins may upload", async () => {
     const post = (user: TestUser, file: File) => {
       const form = new FormData();
