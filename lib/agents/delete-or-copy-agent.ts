@@ -4,7 +4,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors/app-error";
 import { log } from "@/lib/log/logger";
-import { adminProject, getAgent, type AdminAgent } from "./manage-agents";
+import { adminProject, agentSettingsColumns, getAgent, type AdminAgent } from "./manage-agents";
 
 const MAX_HANDLE = 24;
 
@@ -69,22 +69,8 @@ export async function duplicateAgent(prisma: Prisma, { actor, agentId }: { actor
 
 /** What a copy takes: the settings, not what the agent learned or its place in conversations. */
 const copiedColumns = {
-  handle: true,
-  displayName: true,
-  color: true,
-  description: true,
-  systemPrompt: true,
-  provider: true,
-  providerId: true,
-  model: true,
-  temperature: true,
-  maxOutputTokens: true,
-  historyWindow: true,
-  contextSettings: true,
+  ...agentSettingsColumns,
   handoffSettings: true,
-  monthlyTokenCap: true,
-  inputUsdPerMillion: true,
-  outputUsdPerMillion: true,
   tools: { select: { serverId: true, toolName: true, askFirst: true } },
 } as const;
 

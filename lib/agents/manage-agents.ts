@@ -33,8 +33,8 @@ export interface AdminAgent {
   updatedAt: string;
 }
 
-const adminAgentSelect = {
-  id: true,
+/** The columns an admin edits (the settings form), which a copy of the agent takes too. */
+export const agentSettingsColumns = {
   handle: true,
   displayName: true,
   color: true,
@@ -49,10 +49,10 @@ const adminAgentSelect = {
   monthlyTokenCap: true,
   inputUsdPerMillion: true,
   outputUsdPerMillion: true,
-  enabled: true,
   contextSettings: true,
-  updatedAt: true,
 } as const;
+
+const adminAgentSelect = { id: true, ...agentSettingsColumns, enabled: true, updatedAt: true } as const;
 
 type AgentRow = Omit<AdminAgent, "contextSettings" | "updatedAt"> & { contextSettings: unknown; updatedAt: Date };
 

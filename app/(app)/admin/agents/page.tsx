@@ -16,6 +16,16 @@ function providerLabel(agent: { provider: string; providerId: string | null }, p
   return providers.find((provider) => provider.id === agent.providerId)?.name ?? "provider removed";
 }
 
+/** The other admin pages, linked beside the title. */
+const adminPages = [
+  ["/admin/turns", "Agent turns"],
+  ["/admin/panels", "Saved panels"],
+  ["/admin/tools", "Tools"],
+  ["/admin/providers", "Providers"],
+  ["/admin/usage", "Usage"],
+  ["/admin/people", "People"],
+] as const;
+
 /** Columns a phone has no room for: their facts move under the agent's name. */
 const wideOnly = "hidden sm:table-cell";
 
@@ -31,24 +41,11 @@ export default async function AdminAgentsPage() {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-bold">Agents</h1>
         <div className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-2 whitespace-nowrap">
-          <Link href="/admin/turns" className="text-sm text-link hover:underline">
-            Agent turns
-          </Link>
-          <Link href="/admin/panels" className="text-sm text-link hover:underline">
-            Saved panels
-          </Link>
-          <Link href="/admin/tools" className="text-sm text-link hover:underline">
-            Tools
-          </Link>
-          <Link href="/admin/providers" className="text-sm text-link hover:underline">
-            Providers
-          </Link>
-          <Link href="/admin/usage" className="text-sm text-link hover:underline">
-            Usage
-          </Link>
-          <Link href="/admin/people" className="text-sm text-link hover:underline">
-            People
-          </Link>
+          {adminPages.map(([href, label]) => (
+            <Link key={href} href={href} className="text-sm text-link hover:underline">
+              {label}
+            </Link>
+          ))}
           <Link href="/admin/agents/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
             New agent
           </Link>
