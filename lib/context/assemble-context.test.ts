@@ -63,7 +63,7 @@ describe("assembleContext: order, roles and the window", () => {
     ];
     const retrieved: Retrieved = {
       procedure: { id: "p1", name: "Leave request", steps: ["Ask dates", "Check balance"], score: 0.9, matchedBy: "regex" },
-      knowledge: [{ id: "k1", content: "Annual leave is 25 days.", source: "HR Policy 2025.pdf", score: 0.8 }],
+      knowledge: [{ id: "k1", content: "Annual leave is 25 days.", source: "HR Policy 2025.pdf", documentId: "doc", ordinal: 0, score: 0.8 }],
       episodes: [{ id: "e1", content: "Ann asked about leave.", occurredAt: "2025-03-14T10:00:00Z", score: 0.7 }],
     };
     const { messages, snapshot } = await assembleContext(input(history, message("user", "@toby how many days?", { handle: "ann.lee" }), { retrieved }), { counter: gpt4o });
@@ -71,7 +71,7 @@ describe("assembleContext: order, roles and the window", () => {
     expect(messages).toEqual([
       { role: "system", content: "You are Toby." },
       { role: "system", content: procedureText({ id: "p", name: "Leave request", steps: ["Ask dates", "Check balance"], score: 1, matchedBy: "regex" }) },
-      { role: "system", content: knowledgeText([{ id: "k", source: "HR Policy 2025.pdf", content: "Annual leave is 25 days.", score: 1 }]) },
+      { role: "system", content: knowledgeText([{ id: "k", source: "HR Policy 2025.pdf", content: "Annual leave is 25 days.", documentId: "doc", ordinal: 0, score: 1 }]) },
       { role: "system", content: episodesText([{ id: "e", content: "Ann asked about leave.", occurredAt: "2025-03-14T10:00:00.000Z", score: 1 }]) },
       { role: "user", content: "hello all", name: "ann_lee" },
       { role: "assistant", content: "hi Ann" },
@@ -170,8 +170,8 @@ describe("assembleContext: pruners", () => {
     const retrieved: Retrieved = {
       procedure: { id: "p", name: "Proc", steps: [long(10)], score: 1, matchedBy: "embedding" },
       knowledge: [
-        { id: "k-high", content: long(30), source: "a.pdf", score: 0.9 },
-        { id: "k-low", content: long(30), source: "b.pdf", score: 0.2 },
+        { id: "k-high", content: long(30), source: "a.pdf", documentId: "doc", ordinal: 0, score: 0.9 },
+        { id: "k-low", content: long(30), source: "b.pdf", documentId: "doc", ordinal: 0, score: 0.2 },
       ],
       episodes: [
         { id: "e-low", content: long(30), occurredAt: "2025-01-01", score: 0.1 },
@@ -185,7 +185,7 @@ describe("assembleContext: pruners", () => {
       [
         { role: "system", content: "You are Toby." },
         { role: "system", content: procedureText({ id: "p", name: "Proc", steps: [long(10)], score: 1, matchedBy: "regex" }) },
-        { role: "system", content: knowledgeText([{ id: "k", source: "a.pdf", content: long(30), score: 1 }]) },
+        { role: "system", content: knowledgeText([{ id: "k", source: "a.pdf", content: long(30), documentId: "doc", ordinal: 0, score: 1 }]) },
         { role: "user", content: "hi", name: "ann" },
         { role: "user", content: "q", name: "ann" },
       ],
@@ -347,7 +347,7 @@ describe("assembleContext: attachments", () => {
   it("over budget, older messages' files become notes, oldest first, before any retrieved memory or message goes", async () => {
     const big = (name: string) => file(name, "text/plain", "release checklist item ".repeat(150));
     const history = [withFiles(message("user", "first"), big("a.txt")), message("assistant", "ok", { agent: AGENT }), withFiles(message("user", "second"), big("b.txt"))];
-    const retrieved: Retrieved = { procedure: null, knowledge: [{ id: "k1", content: "Releases ship on Fridays.", source: "Policy", score: 0.9 }], episodes: [] };
+    const retrieved: Retrieved = { procedure: null, knowledge: [{ id: "k1", content: "Releases ship on Fridays.", source: "Policy", documentId: "doc", ordinal: 0, score: 0.9 }], episodes: [] };
     // FIFO may not drop below three messages: the pruner (step 1) leaves the budget to the files.
     const fifo = { minHistoryMessages: 3 };
     const generous = await assembleContext(input(history, message("user", "@toby go"), { retrieved, config: fifo }), { counter: gpt4o });

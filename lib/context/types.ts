@@ -70,6 +70,9 @@ export interface RetrievedKnowledge {
   content: string;
   /** The source document's name. */
   source: string;
+  /** The document and the chunk's place in it, so a reply can point to its sources. */
+  documentId: string;
+  ordinal: number;
   score: number;
 }
 

@@ -27,17 +27,17 @@ export function createMemoryStores({ vectors, embedder }: { vectors: VectorStore
 
     async semantic(query): Promise<RetrievedKnowledge[]> {
       if (query.semanticTopK === 0 || !query.presence.knowledge) return [];
-      const rows = await vectors.nearest<{ id: string; score: number; content: string; source: string }>({
+      const rows = await vectors.nearest<{ id: string; score: number; content: string; source: string; documentId: string; ordinal: number }>({
         table: "knowledge_chunks",
         join: sql`JOIN "knowledge_documents" d ON d."id" = t."documentId"`,
-        columns: sql`t."content", d."name" AS "source"`,
+        columns: sql`t."content", d."name" AS "source", t."documentId", t."ordinal"`,
         // A document being indexed has its chunks written step by step: only ready ones are searched
         // (a filter over t alone, as exact search reads the rows without the join).
         where: sql`t."agentId" = ${query.agentId} AND t."documentId" IN (SELECT "id" FROM "knowledge_documents" WHERE "agentId" = ${query.agentId} AND "status" = 'ready')`,
         vector: await query.embedding(),
         k: query.semanticTopK,
       });
-      return rows.map(({ id, content, source, score }) => ({ id, content, source, score }));
+      return rows.map(({ id, content, source, documentId, ordinal, score }) => ({ id, content, source, documentId, ordinal, score }));
     },
 
     async episodic(query): Promise<RetrievedEpisode[]> {
