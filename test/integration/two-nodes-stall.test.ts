@@ -19,7 +19,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * A node frozen (SIGSTOP) past its leases in the middle of an agent turn, a panel and an
  * ingestion, then woken (SIGCONT): the other node finishes each once, and the woken node's
- * writes are refused and it emits nothing more, saying "lease lost" once.
+ * writes are refused and it emits nothing more, saying "lease lost" once. Then nodes that stop for
+ * good: one with turns queued, one killed while it indexes a document.
  */
 describe("two nodes: one stalls past its leases", () => {
   const sockets: ClientSocket[] = [];
@@ -29,6 +30,7 @@ describe("two nodes: one stalls past its leases", () => {
   let database: Awaited<ReturnType<typeof scratchDatabase>>;
   let db: Database;
   let projectId: string;
+  let env: Record<string, string>;
 
   const nodeA = () => nodes[0]!;
   const track = (socket: ClientSocket) => (sockets.push(socket), socket);
@@ -66,7 +68,7 @@ describe("two nodes: one stalls past its leases", () => {
     fake = await FakeOpenAI.start();
     database = await scratchDatabase(postgresAdminUrl, "chorus_stall");
     redis = await startRedis();
-    const env = {
+    env = {
       DATABASE_URL: postgresUrlFor(database.name),
       REDIS_URL: redis.url,
       OPENAI_API_KEY: "fake-key",
@@ -239,4 +241,41 @@ describe("two nodes: one stalls past its leases", () => {
     }
     expect(fake.maxInFlight).toBeLessThanOrEqual(2);
   }, 90_000);
+
+  it("a node killed while it indexes a new version of a document: the other node finishes it, and one version of the document is left, whole", async () => {
+    // The queue test stopped node A: a node joins, so two take part again.
+    nodes.push(await startNode(env));
+    const alive = nodes.filter((node) => node.child.exitCode === null && node.child.signalCode === null);
+    const agent = await db.prisma.agent.create({ data: { projectId, handle: "keeper", displayName: "Keeper", color: "#0ea5e9", systemPrompt: "You keep.", provider: "offline", model: "offline-1" } });
+    const upload = (text: string) => db.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: agent.id, name: "handbook.md", mediaType: "text/markdown", bytes: text.length, text } });
+    const statusOf = async (id: string) => (await db.prisma.knowledgeDocument.findUnique({ where: { id } }))?.status;
+    const first = await upload("Version one says releases ship on Fridays.");
+    await until(async () => (await statusOf(first.id)) === "ready", "the first version to be ready", 20_000);
+
+    fake.embeddingDelayMs = 500;
+    const text = Array.from({ length: 320 }, (_, i) => `Paragraph ${i}. ${"Version two says releases ship on Tuesdays, in order. ".repeat(12)}`).join("\n\n");
+    const second = await upload(text);
+    await until(async () => ((await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: second.id } })).progress ?? 0) > 0, "a node to start indexing the new version", 20_000);
+    const { leasedBy } = await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: second.id } });
+    const holder = alive.find((node) => leasedBy?.endsWith(`:${node.child.pid}`));
+    expect(holder).toBeDefined();
+    holder!.child.kill("SIGKILL");
+    // While the new version is being written, the first one is the one searched: still ready, whole.
+    expect(await statusOf(first.id)).toBe("ready");
+    const { chunkCount } = await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: first.id } });
+    expect(chunkCount).toBeGreaterThan(0);
+    expect(await db.prisma.knowledgeChunk.count({ where: { documentId: first.id } })).toBe(chunkCount);
+
+    await until(async () => (await statusOf(second.id)) === "ready", "the other node to finish the new version", 60_000);
+    fake.embeddingDelayMs = 0;
+
+    const ready = await db.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: second.id } });
+    expect(ready).toMatchObject({ status: "ready", error: null });
+    expect(ready.attempt).toBeGreaterThanOrEqual(2);
+    expect(await db.prisma.knowledgeDocument.findMany({ where: { agentId: agent.id }, select: { id: true } })).toEqual([{ id: second.id }]);
+    const chunks = await db.prisma.knowledgeChunk.findMany({ where: { agentId: agent.id }, select: { documentId: true, ordinal: true } });
+    expect(chunks).toHaveLength(ready.chunkCount);
+    expect(chunks.every((chunk) => chunk.documentId === second.id)).toBe(true);
+    expect(new Set(chunks.map((chunk) => chunk.ordinal)).size).toBe(ready.chunkCount);
+  }, 120_000);
 });
