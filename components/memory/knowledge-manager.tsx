@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { DocumentSummary } from "@/lib/knowledge/document-summary";
+import { ACCEPT_ATTRIBUTE, ACCEPTED_IN_WORDS } from "@/lib/knowledge/knowledge-formats";
 import { getSocket, listenTo } from "@/hooks/use-socket";
 import { ItemList } from "@/components/ui/item-list";
 
@@ -69,14 +70,14 @@ export function KnowledgeManager({ agentId, initial, memoryEnabled }: { agentId:
       {!memoryEnabled && <p className="rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:bg-amber-900/60 dark:text-amber-50">Memory is not running on this server: uploads wait until it is.</p>}
       <form onSubmit={(event) => void upload(event)} className="flex flex-wrap items-end gap-2" noValidate>
         <label className="min-w-0 flex-1 text-sm font-medium">
-          File (.md, .txt or .pdf)
+          File
           <input
             ref={input}
             type="file"
             name="file"
-            accept=".md,.txt,.pdf,text/markdown,text/plain,application/pdf"
+            accept={ACCEPT_ATTRIBUTE}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "upload-error" : undefined}
+            aria-describedby={error ? "knowledge-kinds upload-error" : "knowledge-kinds"}
             className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-950"
           />
         </label>
@@ -84,6 +85,9 @@ export function KnowledgeManager({ agentId, initial, memoryEnabled }: { agentId:
           {busy ? "Uploading…" : "Upload"}
         </button>
       </form>
+      <p id="knowledge-kinds" className="-mt-2 text-xs text-muted">
+        Accepted: {ACCEPTED_IN_WORDS}; up to 10 MB each.
+      </p>
       {error && (
         <p id="upload-error" role="alert" className="text-sm text-danger">
           {error}

@@ -1,6 +1,6 @@
 import type { Env } from "@/lib/config/env";
 import { extractionLimits } from "@/lib/knowledge/extract-text";
-import type { ReadLimits } from "@/lib/knowledge/read-pdf-text";
+import type { ReadLimits } from "@/lib/knowledge/read-in-worker";
 
 export interface AttachmentLimits {
   maxBytes: number;

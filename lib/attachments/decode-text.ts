@@ -26,3 +26,14 @@ export function decodeText(bytes: Uint8Array, maxChars: number): string | null {
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
+
+/** No NUL and almost no other control characters at the start: worth decoding as text. */
+export function fewControlCharacters(bytes: Uint8Array): boolean {
+  const sample = bytes.subarray(0, 8_192);
+  let control = 0;
+  for (const byte of sample) {
+    if (byte === 0) return false;
+    if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
+  }
+  return control / sample.length <= 0.01;
+}

@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "@/lib/errors/app-error";
 import { kindOf, type AttachmentKind } from "./attachment-kind";
-import { decodeText } from "./decode-text";
+import { decodeText, fewControlCharacters } from "./decode-text";
 
 export interface SniffedFile {
   /** From the bytes (file-type), or from the name only for text, which has no signature. */
@@ -72,15 +72,4 @@ function fromContent(name: string, bytes: Uint8Array, maxChars: number): Sniffed
 function familyOf({ kind, mediaType }: SniffedFile): "image" | "pdf" | "text" | "other" {
   if (kind === "image" || kind === "pdf" || kind === "text") return kind;
   return mediaType === "image/svg+xml" ? "text" : "other";
-}
-
-/** No NUL and almost no other control characters at the start: worth decoding as text. */
-function fewControlCharacters(bytes: Uint8Array): boolean {
-  const sample = bytes.subarray(0, 8_192);
-  let control = 0;
-  for (const byte of sample) {
-    if (byte === 0) return false;
-    if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
-  }
-  return control / sample.length <= 0.01;
 }

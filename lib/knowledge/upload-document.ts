@@ -8,7 +8,7 @@ import { findPrimaryProject } from "@/lib/projects/primary-project";
 import { refineSingleLine } from "@/lib/validation/plain-text";
 import { z } from "zod";
 import { extractionLimits, extractText } from "./extract-text";
-import type { ReadLimits } from "./read-pdf-text";
+import type { ReadLimits } from "./read-in-worker";
 import { toDocumentSummary, type DocumentSummary } from "./document-summary";
 
 const fileName = z
@@ -32,14 +32,14 @@ export interface UploadDocumentOptions {
   agentId: string;
   name: string;
   bytes: Uint8Array;
-  /** Caps on the extracted text and limits on reading a PDF; by default the node's configuration. */
+  /** Caps on the extracted text and limits on reading a file in the worker; by default the node's configuration. */
   limits?: ReadLimits;
 }
 
 /**
- * Accepts a file for an agent's knowledge: its text is extracted now, a PDF in a worker thread
- * (so a bad file is refused at once with the reason), and the document is queued; chunking,
- * embedding and indexing happen in the background. A document of the same name is replaced when
+ * Accepts a file for an agent's knowledge: its text is extracted now, a PDF, Word document or web
+ * page in a worker thread (so a bad file is refused at once with the reason, and nothing is
+ * stored), and the document is queued; chunking, embedding and indexing happen in the background. A document of the same name is replaced when
  * this one is ready; one still waiting or being indexed is superseded at once (its worker finds it
  * gone at its next write), so however often a file is uploaded, one version ends up indexed.
  */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as uploadRoute } from "@/app/api/agents/[agentId]/knowledge/route";
 import { readEnv } from "@/lib/config/env";
 import { extractionLimits } from "@/lib/knowledge/extract-text";
-import type { ReadLimits } from "@/lib/knowledge/read-pdf-text";
+import type { ReadLimits } from "@/lib/knowledge/read-in-worker";
 import { uploadDocument } from "@/lib/knowledge/upload-document";
 import { createProjectWithChannel } from "../support/fixtures";
 import { makePdf, makePdfPages, repeatedTextOperators, textOperators } from "../support/make-pdf";

@@ -15,7 +15,7 @@ export async function GET(request: Request, { params }: Params) {
   });
 }
 
-/** Adds a .md, .txt or .pdf file (multipart field "file") to the agent's knowledge; indexed in the background. */
+/** Adds a file of one of the accepted kinds (lib/knowledge/knowledge-formats; multipart field "file") to the agent's knowledge; indexed in the background. */
 export async function POST(request: Request, { params }: Params) {
   return jsonResponse("upload-knowledge", async () => {
     const { runtime, user } = await requireApiUser(request);

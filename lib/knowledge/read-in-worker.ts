@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 
-/** The caps on a file's text, and what one PDF read may take (see lib/config/env.ts). */
+/** The caps on a file's text, and what one read in a worker may take (see lib/config/env.ts). */
 export interface ReadLimits {
   maxChars: number;
   maxPages: number;
@@ -9,12 +9,20 @@ export interface ReadLimits {
   memoryMb: number;
 }
 
+/**
+ * The kinds of file read in the worker: those whose parsers inflate, build trees or take long
+ * (a 4 MB CSV or JSON file took over a second to turn into records).
+ */
+export type WorkerKind = "pdf" | "docx" | "html" | "csv" | "tsv" | "json";
+
 /** How a read ended: the text, or which limit stopped it (the worker is gone either way). */
-export type PdfRead =
+export type WorkerRead =
   | { kind: "text"; text: string }
   | { kind: "too_many_pages"; pages: number }
   | { kind: "too_many_chars" }
   | { kind: "unreadable"; reason: string }
+  /** The file's content is refused, the reason in words (written to follow the file's name). */
+  | { kind: "refused"; reason: string }
   | { kind: "timed_out" }
   | { kind: "out_of_memory" };
 
@@ -23,12 +31,13 @@ const workerReply = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("too_many_pages"), pages: z.number() }),
   z.object({ kind: z.literal("too_many_chars") }),
   z.object({ kind: z.literal("unreadable"), reason: z.string() }),
+  z.object({ kind: z.literal("refused"), reason: z.string() }),
 ]);
 
 const MB = 1024 * 1024;
-// The heap limit does not cover ArrayBuffers, and pdf.js inflates streams into them (a 1 MB
-// FlateDecode bomb grew the process by 1.5 GB in ten seconds), so the process's resident memory is
-// watched too: a read may grow it by `memoryMb`, checked this often.
+// The heap limit does not cover ArrayBuffers, and parsers inflate into them (pdf.js's streams, a
+// .docx's zip entries: a 1 MB FlateDecode bomb grew the process by 1.5 GB in ten seconds), so the
+// process's resident memory is watched too: a read may grow it by `memoryMb`, checked this often.
 const MEMORY_CHECK_MS = 50;
 // The nursery is limited on its own; a fixed one keeps a read's heap within memoryMb + 32 MB.
 const YOUNG_GENERATION_MB = 32;
@@ -39,27 +48,27 @@ const YOUNG_GENERATION_MB = 32;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * The text layer of a PDF, read in a worker thread of its own (nothing pdf.js does can block the
- * event loop), stopped at the page and character caps, and terminated when it passes its time or
- * memory limit. Resolves once the worker has exited.
+ * The text of a PDF, a Word document, a web page or a CSV or JSON file's records, read in a worker
+ * thread of its own (nothing the parser does can block the event loop), stopped at the page and character caps, and
+ * terminated when it passes its time or memory limit. Resolves once the worker has exited.
  */
-export function readPdfText(bytes: Uint8Array, limits: ReadLimits): Promise<PdfRead> {
-  const turn = queue.then(() => readInWorker(bytes, limits));
+export function readInWorker(kind: WorkerKind, bytes: Uint8Array, limits: ReadLimits): Promise<WorkerRead> {
+  const turn = queue.then(() => run(kind, bytes, limits));
   queue = turn.catch(() => undefined);
   return turn;
 }
 
-function readInWorker(bytes: Uint8Array, { maxChars, maxPages, timeoutMs, memoryMb }: ReadLimits): Promise<PdfRead> {
+function run(kind: WorkerKind, bytes: Uint8Array, { maxChars, maxPages, timeoutMs, memoryMb }: ReadLimits): Promise<WorkerRead> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL("./pdf-text-worker.mjs", import.meta.url), {
-      workerData: { bytes, maxChars, maxPages },
+    const worker = new Worker(new URL("./file-text-worker.mjs", import.meta.url), {
+      workerData: { kind, bytes, maxChars, maxPages },
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     // A read in progress must not keep a node that is shutting down alive.
     worker.unref();
     const startRss = process.memoryUsage.rss();
     let settled = false;
-    const finish = (result: PdfRead) => {
+    const finish = (result: WorkerRead) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
