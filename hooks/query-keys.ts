@@ -8,6 +8,7 @@ export const queryKeys = {
   forks: (conversationId: string) => ["conversation", conversationId, "forks"] as const,
   turnLoad: () => ["admin", "turn-load"] as const,
   attachmentText: (attachmentId: string) => ["attachment", attachmentId, "text"] as const,
+  replySource: (messageId: string, chunkId: string) => ["message", messageId, "source", chunkId] as const,
   /** Both inbox queries, for invalidating them together. */
   inbox: () => ["inbox"] as const,
   inboxPages: () => ["inbox", "pages"] as const,

@@ -1,13 +1,14 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
+import { useId } from "react";
 import type { AttachmentDto } from "@/lib/attachments/attachment-dto";
+import { useModalDialog } from "@/components/ui/use-modal-dialog";
 import { AttachmentPreview } from "./attachment-preview";
 
-const frame = "bg-white p-0 text-slate-900 backdrop:bg-black/70 dark:bg-slate-900 dark:text-slate-100";
+export const dialogFrame = "bg-white p-0 text-slate-900 backdrop:bg-black/70 dark:bg-slate-900 dark:text-slate-100";
 // An image keeps its own size; a preview, like the app's other dialogs, fills a phone, and on a wider screen is a centred sheet as tall as its text (fit-content: "auto" would stretch a modal dialog from top to bottom).
 const imageFrame = "m-auto max-h-[95vh] max-w-[95vw] rounded-lg";
-const previewFrame = "m-0 h-full max-h-none w-full max-w-none sm:m-auto sm:h-fit sm:max-h-[90vh] sm:max-w-3xl sm:rounded-xl";
+export const sheetFrame = "m-0 h-full max-h-none w-full max-w-none sm:m-auto sm:h-fit sm:max-h-[90vh] sm:max-w-3xl sm:rounded-xl";
 
 /**
  * One file shown over the conversation in a modal <dialog>: an image enlarged, or a text file's or
@@ -16,18 +17,11 @@ const previewFrame = "m-0 h-full max-h-none w-full max-w-none sm:m-auto sm:h-fit
  * download link.
  */
 export function AttachmentDialog({ attachment, onClose }: { attachment: AttachmentDto | null; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const close = useRef<HTMLButtonElement>(null);
+  const { dialog, close, dismiss } = useModalDialog(attachment);
   const titleId = useId();
-  useEffect(() => {
-    // Opened once the file is rendered in it, so focus has a Close button to land on, not an empty box.
-    if (!attachment || dialog.current?.open) return;
-    dialog.current?.showModal();
-    close.current?.focus();
-  }, [attachment]);
   const image = attachment?.kind === "image";
   return (
-    <dialog ref={dialog} aria-labelledby={titleId} onClose={onClose} className={`${frame} ${image ? imageFrame : previewFrame}`}>
+    <dialog ref={dialog} aria-labelledby={titleId} onClose={onClose} className={`${dialogFrame} ${image ? imageFrame : sheetFrame}`}>
       {attachment && (
         <div className={image ? "flex flex-col" : "flex h-full flex-col sm:max-h-[90vh]"}>
           <div className="flex items-center gap-3 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
@@ -37,7 +31,7 @@ export function AttachmentDialog({ attachment, onClose }: { attachment: Attachme
             <a href={attachment.url} download={attachment.name} className="text-sm font-medium text-link hover:underline">
               Download
             </a>
-            <button ref={close} type="button" onClick={() => dialog.current?.close()} className="rounded-md px-2 py-1 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800">
+            <button ref={close} type="button" onClick={dismiss} className="rounded-md px-2 py-1 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800">
               Close
             </button>
           </div>

@@ -1,9 +1,11 @@
-import { isValidElement, memo, type ReactNode } from "react";
+import { isValidElement, memo, useMemo, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { CodeBlock } from "./code-block";
 import { remarkMentions, type MentionHandles } from "./remark-mentions";
+import { remarkSourceMarkers, SOURCE_PROPERTY } from "./remark-source-markers";
+import { sourceElementId, type Citations } from "./source-ids";
 
 const noMentions: MentionHandles = { known: new Set(), mine: null };
 
@@ -67,15 +69,43 @@ const highlightCode = rehypeHighlight({ detect: false });
 const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]["rehypePlugins"]> = [() => highlightCode];
 
 /**
- * A message's markdown, styled for both themes; @mentions of participants highlighted. Parsing
- * and highlighting run again only when the text or the handles change (memo).
+ * A message's markdown, styled for both themes; @mentions of participants highlighted; with
+ * `citations` (a reply's sources), its [n] markers link to them. Parsing and highlighting run
+ * again only when the text, the handles or the citations change (memo).
  */
-export const Markdown = memo(function Markdown({ text, handles = noMentions }: { text: string; handles?: MentionHandles }) {
+export const Markdown = memo(function Markdown({ text, handles = noMentions, citations }: { text: string; handles?: MentionHandles; citations?: Citations }) {
+  const cited = useMemo<Components>(
+    () => (citations ? { ...components, sup: ({ children, ...props }) => <SourceMarker citations={citations} number={Number((props as Record<string, unknown>)[SOURCE_PROPERTY])}>{children}</SourceMarker> } : components),
+    [citations],
+  );
   return (
     <div className="space-y-2">
-      <ReactMarkdown remarkPlugins={[remarkGfm, [remarkMentions, handles]]} rehypePlugins={rehypePlugins} components={components}>
+      <ReactMarkdown remarkPlugins={citations ? [remarkGfm, [remarkMentions, handles], [remarkSourceMarkers, { count: citations.documents.length }]] : [remarkGfm, [remarkMentions, handles]]} rehypePlugins={rehypePlugins} components={cited}>
         {text}
       </ReactMarkdown>
     </div>
   );
 });
+
+/** A reply's [n]: a link to its n-th source under the reply, which it moves focus to (and shows). */
+function SourceMarker({ citations, number, children }: { citations: Citations; number: number; children: ReactNode }) {
+  const target = sourceElementId(citations.messageId, number);
+  return (
+    <sup>
+      <a
+        href={`#${target}`}
+        onClick={(event) => {
+          // Focus, not navigation: the address keeps its ?at= and the list keeps its place.
+          event.preventDefault();
+          const source = document.getElementById(target);
+          source?.focus();
+          source?.scrollIntoView({ block: "nearest" });
+        }}
+        className="rounded px-0.5 font-semibold text-link hover:underline"
+      >
+        {children}
+        <span className="sr-only"> source: {citations.documents[number - 1]}</span>
+      </a>
+    </sup>
+  );
+}

@@ -1,4 +1,4 @@
-import { memo, type LiHTMLAttributes } from "react";
+import { memo, useMemo, type LiHTMLAttributes } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { TIME_OF_DAY, useDateFormat } from "@/components/providers/preferences-provider";
 import { Avatar, colourFor } from "@/components/ui/avatar";
@@ -14,6 +14,7 @@ import { isToolMessage, MessageChrome, type MessageContext } from "./message-ite
 import type { MentionHandles } from "./remark-mentions";
 import { useRenderCount } from "./render-count";
 import { ReplyDetails } from "./reply-details";
+import { ReplySources } from "./reply-sources";
 import { ToolStep } from "./tool-step";
 
 
@@ -148,6 +149,7 @@ const MessageRow = memo(function MessageRow({ message, authorName, handles, onIn
         <MessageBody message={message} handles={handles} onOpenFork={onOpenFork} viewer={null} />
       )}
       <MessageAttachments attachments={message.attachments} />
+      {message.metadata.sources && message.metadata.sources.length > 0 && !message.deleted && <ReplySources messageId={message.id} sources={message.metadata.sources} />}
       {message.metadata.panelId && <PanelOnQuestion panelId={message.metadata.panelId} />}
       {message.metadata.panel && <PanelResult panelId={message.metadata.panel.panelId} />}
       <span className="flex flex-wrap items-center gap-2">
@@ -186,5 +188,12 @@ function MessageBody({ message, handles, onOpenFork, viewer }: { message: Group[
       </>
     );
   }
-  return message.metadata.handoff && message.metadata.isHandoffSummary ? <HandoffNotice message={message} handles={handles} onOpenFork={onOpenFork} /> : <Markdown text={message.content} handles={handles} />;
+  return message.metadata.handoff && message.metadata.isHandoffSummary ? <HandoffNotice message={message} handles={handles} onOpenFork={onOpenFork} /> : <ReplyText message={message} handles={handles} />;
+}
+
+/** A message's text; a reply's [n] markers link to its sources. */
+function ReplyText({ message, handles }: { message: Group["messages"][number]; handles: MentionHandles }) {
+  const { sources } = message.metadata;
+  const citations = useMemo(() => (sources?.length ? { messageId: message.id, documents: sources.map((source) => source.document) } : undefined), [message.id, sources]);
+  return <Markdown text={message.content} handles={handles} citations={citations} />;
 }

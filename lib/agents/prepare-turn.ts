@@ -14,8 +14,10 @@ import { toolsForTurn, type TurnTool } from "@/lib/mcp/tools-for-turn";
 import { routeByRules } from "@/lib/handoffs/route-by-rules";
 import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory";
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
+import type { ReplySource } from "@/lib/conversations/message-metadata";
 import { readContextSettings, type ContextSettings } from "./agent-settings";
 import { loadTurnContext, type TurnContext } from "./load-turn-context";
+import { replySources } from "./reply-sources";
 import { createSummarizer } from "./summarize-history";
 import { chorusTools, procedureToolsFirst } from "./turn-tools";
 
@@ -30,6 +32,8 @@ export interface PreparedTurn extends TurnContext {
   tools: TurnTool[];
   /** What the context holds, in words (the offline model tells it). */
   contextReport: string;
+  /** The knowledge the context included, numbered as the model saw it: the reply's sources. */
+  sources: ReplySource[];
   /**
    * The snapshot's first write, started by the first call: once the model has begun to answer, so
    * that it never delays the call (on the embedded database a write holds the event loop), or by
@@ -112,5 +116,5 @@ export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools
     saving.catch(() => undefined);
     return saving;
   };
-  return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot), snapshotSaved };
+  return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot), sources: replySources(assembly.snapshot, retrieved.knowledge), snapshotSaved };
 }

@@ -97,6 +97,8 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
   // After a handoff the reply answers the person's message, not the handoff message.
   const answering = job.askMessageId ?? job.messageId;
   const base = { dispatchId: job.id, replyToMessageId: answering, model: agent.model, provider: provider.name, isHandoffSummary: false, isToolResult: false, agentId: agent.id, agentDisplayName: agent.displayName };
+  // An answer (whole or stopped) lists the knowledge it was given; tool steps, handoffs and failures do not.
+  const cited = prepared.sources.length > 0 ? { sources: prepared.sources } : {};
   if (assembly.snapshot.error === "budget") {
     deps.turns.finish(job.id);
     log.warn("agent context over budget", { dispatchId: job.id, agentId: agent.id, budget: assembly.snapshot.budget.maxTokens });
@@ -150,7 +152,7 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
       await handOff(readHandoffCall(handoffCall.arguments), { usage: loop.usage });
       return;
     }
-    await finish(deps, job, lease, prepared, "done", end.text || "(answered without text)", { ...base, usage: loop.usage, latencyMs: latencyMs() });
+    await finish(deps, job, lease, prepared, "done", end.text || "(answered without text)", { ...base, ...cited, usage: loop.usage, latencyMs: latencyMs() });
     deps.onAnswered?.({ agentId: agent.id, dispatchId: job.id, provider: provider.name, question: prepared.current.content, reply: end.text, toolCalls: end.toolCalls });
   } catch (error) {
     // Database trouble is retried by the worker; a lost lease or a stopping node ends the turn
@@ -167,7 +169,7 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
     }
     const latencyMs = Math.round(performance.now() - started);
     if (error.kind === "cancelled") {
-      await finish(deps, job, lease, prepared, "done", loop.text || "(stopped before answering)", { ...base, usage: loop.usage, latencyMs, stopped: true });
+      await finish(deps, job, lease, prepared, "done", loop.text || "(stopped before answering)", { ...base, ...cited, usage: loop.usage, latencyMs, stopped: true });
     } else {
       log.warn("agent could not answer", { dispatchId: job.id, agentId: agent.id, kind: error.kind });
       await finish(deps, job, lease, prepared, "failed", `${agent.displayName} could not answer: ${error.message}`, { ...base, latencyMs, error: error.kind });

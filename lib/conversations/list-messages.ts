@@ -2,6 +2,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import { assertParticipant } from "./assert-participant";
 import type { SyncResult } from "@/lib/realtime/events";
 import { messageInclude, toMessageDto, type MessageDto } from "./message-dto";
+import { withSourceStates } from "./source-states";
 
 export const MESSAGE_PAGE_SIZE = 50;
 
@@ -35,7 +36,7 @@ export async function listMessages(
     take: limit + 1,
     include: messageInclude,
   });
-  const page = rows.slice(0, limit).map(toMessageDto);
+  const page = await withSourceStates(prisma, rows.slice(0, limit).map(toMessageDto));
   return { messages: page, nextBeforeSeq: rows.length > limit ? (page.at(-1)?.seq ?? null) : null, lastChangeSeq };
 }
 
@@ -57,7 +58,7 @@ export async function listMessagesSince(
     take: SYNC_LIMIT + 1,
     include: messageInclude,
   });
-  const result: SyncResult = { messages: rows.slice(0, SYNC_LIMIT).map(toMessageDto), complete: rows.length <= SYNC_LIMIT };
+  const result: SyncResult = { messages: await withSourceStates(prisma, rows.slice(0, SYNC_LIMIT).map(toMessageDto)), complete: rows.length <= SYNC_LIMIT };
   if (options.afterChangeSeq !== undefined) result.changes = await listChangesSince(prisma, { ...options, afterChangeSeq: options.afterChangeSeq, lastChangeSeq });
   return result;
 }
@@ -73,7 +74,7 @@ async function listChangesSince(
     take: SYNC_LIMIT + 1,
     include: messageInclude,
   });
-  const messages = rows.slice(0, SYNC_LIMIT).map(toMessageDto);
+  const messages = await withSourceStates(prisma, rows.slice(0, SYNC_LIMIT).map(toMessageDto));
   const complete = rows.length <= SYNC_LIMIT;
   return { messages, complete, lastChangeSeq: complete ? Math.max(lastChangeSeq, afterChangeSeq) : messages.at(-1)!.changeSeq };
 }

@@ -24,6 +24,25 @@ const stepCallSchema = z.object({
 export type StepCallMetadata = z.infer<typeof stepCallSchema>;
 
 /**
+ * A knowledge chunk a reply's context included: `[n]` in its text cites the n-th. Stored with its
+ * snippet; a reader is given `removed` instead once its document is deleted or replaced
+ * (lib/conversations/source-states).
+ */
+export const replySourceSchema = z.object({
+  chunkId: z.string(),
+  documentId: z.string(),
+  /** The document's name when the reply was written. */
+  document: z.string(),
+  /** The chunk's place in its document. */
+  ordinal: z.number().int(),
+  /** The start of the chunk's text. */
+  snippet: z.string().optional(),
+  removed: z.literal(true).optional(),
+});
+
+export type ReplySource = z.infer<typeof replySourceSchema>;
+
+/**
  * What each message says about where it came from (seed 000's MessageMetadata). Kept as
  * structured fields so a handoff summary or a tool result is never flattened into text that
  * the next model would imitate.
@@ -79,6 +98,8 @@ export const messageMetadataSchema = z.object({
   stopped: z.boolean().optional(),
   /** The agent could not answer; the content says why. */
   error: z.string().optional(),
+  /** The knowledge its context included, numbered as the model saw it. */
+  sources: z.array(replySourceSchema).optional(),
   /**
    * A handoff: the orchestrator's message (its content is the handoff summary) naming the
    * specialist and the sharing mode; a refused one carries `error: "handoff_refused"`.

@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { isParticipant } from "@/lib/conversations/assert-participant";
 import { messageInclude, toMessageDto, type MessageDto } from "@/lib/conversations/message-dto";
+import { withSourceStates } from "@/lib/conversations/source-states";
 import { AppError } from "@/lib/errors/app-error";
 
 export interface ForkSummary {
@@ -61,7 +62,7 @@ export async function readFork(prisma: Prisma, { userId, forkId }: { userId: str
     prisma.message.findMany({ where: { conversationId: forkId }, orderBy: { seq: "asc" }, take: FORK_MESSAGE_LIMIT, include: messageInclude }),
     prisma.conversation.findMany({ where: { parentConversationId: forkId }, orderBy: { createdAt: "desc" }, select: forkColumns }),
   ]);
-  return { ...summary, parent: fork.parent, root: fork.root, forkedFromMessageId: fork.forkedFromMessageId!, messages: rows.map(toMessageDto), forks: await summaries(prisma, children) };
+  return { ...summary, parent: fork.parent, root: fork.root, forkedFromMessageId: fork.forkedFromMessageId!, messages: await withSourceStates(prisma, rows.map(toMessageDto)), forks: await summaries(prisma, children) };
 }
 
 async function summaries(prisma: Prisma, rows: ForkRow[]): Promise<ForkSummary[]> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { knowledgeText } from "@/lib/context/section-text";
 import { createOfflineProvider, offlineReply } from "./offline-provider";
 import type { StreamEvent } from "./types";
 
@@ -56,6 +57,15 @@ describe("offline provider: context and summaries", () => {
     const events = await collect(provider.stream({ ...request, contextReport: "system prompt (9 tokens), current message (12 tokens); 30 of 8,000 tokens used (fifo pruning)." }));
     const text = events.flatMap((event) => (event.type === "delta" ? [event.text] : [])).join("");
     expect(text).toContain("I received: system prompt (9 tokens), current message (12 tokens); 30 of 8,000 tokens used (fifo pruning).");
+  });
+
+  it("cites the first knowledge excerpt it was given as [1], quoting it as written, and cites nothing without knowledge", () => {
+    const chunk = (source: string, content: string) => ({ id: source, source, content, documentId: "doc", ordinal: 0, score: 1 });
+    const knowledge = knowledgeText([chunk('Leave & "Holidays".md', "Annual leave is\n\n25 days <per year>."), chunk("Other.md", "Not this one.")]);
+    const reply = offlineReply({ ...request, messages: [request.messages[0]!, { role: "system", content: knowledge }, request.messages[3]!] });
+    expect(reply).toContain('According to Leave & "Holidays".md [1]: "Annual leave is 25 days <per year>."');
+    expect(reply).not.toContain("[2]");
+    expect(offlineReply(request)).not.toContain("According to");
   });
 
   it("lists the steps a message teaches, one per line, and nothing of the kind otherwise", () => {

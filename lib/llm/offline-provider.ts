@@ -1,4 +1,4 @@
-import { EPISODE_INSTRUCTION, SUMMARY_INSTRUCTION } from "./instructions";
+import { EPISODE_INSTRUCTION, KNOWLEDGE_INSTRUCTION, SUMMARY_INSTRUCTION } from "./instructions";
 import { baseToolName, chooseOfflineTool, type OfflineToolCall } from "./offline-tool-choice";
 import { countContent, countTokens } from "./token-counter";
 import { LlmError, textOf, type CompletionRequest, type LlmProvider, type LoopMessage, type StreamEvent, type ToolResultMessage } from "./types";
@@ -66,13 +66,35 @@ export function offlineReply(request: CompletionRequest): string {
   const steps = numberedSteps(said);
   const sections = [system.length > 0 && "system prompt", history > 0 && `history (${history} message${history === 1 ? "" : "s"})`, "current message"].filter(Boolean);
   return [
-    `(offline model) You said: "${quoted.length > 160 ? `${quoted.slice(0, 157)}…` : quoted}"`,
+    `(offline model) You said: "${shortened(quoted)}"`,
+    firstSourceCited(system),
     contextReport ? `I received: ${contextReport}` : `I received ${history} earlier message${history === 1 ? "" : "s"} and these sections: ${sections.join(", ")}.`,
     // Steps taught in the message come back as a list, so the offline procedure detector has something to find.
     steps.length >= 3 && `The steps, as I read them:\n${steps.map((step, index) => `${index + 1}. ${step}`).join("\n")}`,
     toolsHint(request.tools ?? []),
     "Set OPENAI_API_KEY to get real answers.",
   ].filter(Boolean).join("\n\n");
+}
+
+function shortened(text: string): string {
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}
+
+/**
+ * The first excerpt of the knowledge section (`[1]`, the best match), quoted and cited as a real
+ * model is asked to cite, so a reply's sources and their markers work without a key.
+ */
+function firstSourceCited(system: readonly LoopMessage[]): string | null {
+  const knowledge = system.map((message) => textOf(message.content)).find((content) => content.startsWith(KNOWLEDGE_INSTRUCTION));
+  const first = knowledge && /\n\[1\] <knowledge source="([^"]*)">\n([\s\S]*?)\n<\/knowledge>/.exec(knowledge);
+  if (!first) return null;
+  const [, source, text] = first;
+  return `According to ${unescaped(source!)} [1]: "${shortened(unescaped(text!).replace(/\s+/g, " ").trim())}"`;
+}
+
+/** A frame's text or attribute as it was before escaping (section-text's escapeFrameAttribute). */
+function unescaped(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 }
 
 /** The results this turn's calls brought back: the `tool` messages the request ends with. */
@@ -105,7 +127,7 @@ function toolsHint(tools: readonly { name: string }[]): string | null {
 /** What the person asked: a panel's round message quotes the question from its section. */
 function quotable(content: string): string {
   const question = /<CURRENT_MESSAGE>\n([\s\S]*?)\n<\/CURRENT_MESSAGE>/.exec(content)?.[1];
-  return question === undefined ? content : question.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return question === undefined ? content : unescaped(question);
 }
 
 function numberedSteps(text: string): string[] {

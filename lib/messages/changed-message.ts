@@ -1,6 +1,7 @@
 import type { Prisma, Transaction } from "@/lib/db/open-database";
 import { AppError } from "@/lib/errors/app-error";
 import { messageInclude, toMessageDto, type MessageDto } from "@/lib/conversations/message-dto";
+import { withSourceStates } from "@/lib/conversations/source-states";
 
 /** A message as a change needs it: locked until the change commits, with its conversation's state. */
 export interface LockedMessage {
@@ -55,5 +56,6 @@ export async function nextChangeSeq(tx: Transaction, conversationId: string): Pr
 }
 
 export async function readMessage(prisma: Prisma | Transaction, messageId: string): Promise<MessageDto> {
-  return toMessageDto(await prisma.message.findUniqueOrThrow({ where: { id: messageId }, include: messageInclude }));
+  const [message] = await withSourceStates(prisma, [toMessageDto(await prisma.message.findUniqueOrThrow({ where: { id: messageId }, include: messageInclude }))]);
+  return message!;
 }
