@@ -8,7 +8,7 @@ export interface BenchResult {
   /** value / baseline */
   ratio: number | null;
   /** What the issue asks for, stated on the ratio or the value; printed, not stored. */
-  target?: { ratioAtMost?: number; ratioAtLeast?: number; valueAtMost?: number; addedAtMost?: number };
+  target?: { ratioAtMost?: number; ratioAtLeast?: number; valueAtMost?: number; valueAtLeast?: number; addedAtMost?: number };
 }
 
 export function result(name: string, unit: string, value: number, baseline: number | null, target?: BenchResult["target"]): BenchResult {
@@ -26,6 +26,7 @@ export function meetsTarget({ value, baseline, ratio, target }: BenchResult): bo
   if (target.ratioAtMost !== undefined && (ratio === null || ratio > target.ratioAtMost)) return false;
   if (target.ratioAtLeast !== undefined && (ratio === null || ratio < target.ratioAtLeast)) return false;
   if (target.valueAtMost !== undefined && value > target.valueAtMost) return false;
+  if (target.valueAtLeast !== undefined && value < target.valueAtLeast) return false;
   if (target.addedAtMost !== undefined && (baseline === null || value - baseline > target.addedAtMost)) return false;
   return true;
 }

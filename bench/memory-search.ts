@@ -4,7 +4,7 @@ import { openDatabase, type Database } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { chunkText } from "@/lib/knowledge/chunk-text";
 import { startKnowledgeWorker } from "@/lib/knowledge/ingest-documents";
-import { createLocalEmbedder, normalise } from "@/lib/memory/embedder";
+import { createLocalEmbedder, normalise, type Embedder } from "@/lib/memory/embedder";
 import { rankByCosine } from "@/lib/memory/exact-search";
 import { prepareVectorStore, vectorStore, type NearestQuery } from "@/lib/memory/vector-store";
 import { postgresAdminUrl, postgresUrlFor } from "@/test/support/database-mode";
@@ -129,24 +129,32 @@ export async function measureIngestion(): Promise<BenchResult[]> {
   ];
 }
 
+/**
+ * One document through the whole ingestion (the knowledge worker: chunk, embed, write step by
+ * step, switch to ready) on a new agent of `db`, from its upload to ready: its chunks and seconds.
+ */
+export async function ingestDocument(db: Database, embedder: Embedder, text: string): Promise<{ chunks: number; seconds: number }> {
+  const { project } = await createProjectWithChannel(db.prisma);
+  const agent = await db.prisma.agent.create({ data: { projectId: project.id, handle: "reader", displayName: "Reader", color: "#123456", systemPrompt: "x", model: "offline" } });
+  await prepareVectorStore(db, embedder);
+  await embedder.embed(["warm up the model"]);
+  let ready!: () => void;
+  const indexed = new Promise<void>((resolve) => (ready = resolve));
+  const worker = startKnowledgeWorker({ prisma: db.prisma, embedder, onProgress: (summary) => summary.status === "ready" && ready() }, { pollMs: 60_000 });
+  const started = performance.now();
+  const document = await db.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: agent.id, name: "manual.md", mediaType: "text/markdown", bytes: text.length, text } });
+  worker.wake();
+  await indexed;
+  const seconds = (performance.now() - started) / 1000;
+  await worker.stop();
+  return { chunks: await db.prisma.knowledgeChunk.count({ where: { documentId: document.id } }), seconds };
+}
+
 async function ingestionRate(options: { engine?: "tensorflow" }): Promise<{ chunksPerSecond: number; embedPerSecond: number; engine: string | null }> {
   const db = await openDatabase({ engine: "pglite", dataDir: null });
   const embedder = createLocalEmbedder(options);
   try {
-    const { project } = await createProjectWithChannel(db.prisma);
-    const agent = await db.prisma.agent.create({ data: { projectId: project.id, handle: "reader", displayName: "Reader", color: "#123456", systemPrompt: "x", model: "offline" } });
-    await prepareVectorStore(db, embedder);
-    await embedder.embed(["warm up the model"]);
-    let ready!: () => void;
-    const indexed = new Promise<void>((resolve) => (ready = resolve));
-    const worker = startKnowledgeWorker({ prisma: db.prisma, embedder, onProgress: (summary) => summary.status === "ready" && ready() }, { pollMs: 60_000 });
-    const started = performance.now();
-    const document = await db.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: agent.id, name: "policies.md", mediaType: "text/markdown", bytes: MANUAL.length, text: MANUAL } });
-    worker.wake();
-    await indexed;
-    const seconds = (performance.now() - started) / 1000;
-    await worker.stop();
-    const chunks = await db.prisma.knowledgeChunk.count({ where: { documentId: document.id } });
+    const { chunks, seconds } = await ingestDocument(db, embedder, MANUAL);
     // The embedding alone, in the ingestion's steps.
     const texts = chunkText(MANUAL);
     const step = embedder.batchFor?.(texts.length) ?? 32;

@@ -6,6 +6,7 @@ import { measureBrowser } from "./browser";
 import { measureConversations } from "./conversations";
 import { measureFiles } from "./files";
 import { measureHandoffs } from "./handoffs";
+import { measureKnowledge } from "./knowledge";
 import { measureLoad } from "./load";
 import { measurePanels } from "./panels";
 import { measureSearch } from "./search";
@@ -31,6 +32,7 @@ const onRequest: [string, () => Promise<BenchResult[]>][] = [
   ["files", measureFiles],
   ["memory-large", measureMemoryLarge],
   ["search", measureSearch],
+  ["knowledge", measureKnowledge],
 ];
 
 // `npm run bench -- agents` measures one suite only; `--compare <file>` prints each figure's change against an earlier results file.

@@ -12,8 +12,8 @@ const TARGET_P99_MS = 50;
 const ROUNDS = 20;
 const WARMUP_ROUNDS = 2;
 const SEARCH_INDEX = "messages_search_idx";
-const ENGINES = ["pglite", "postgres"] as const;
-type Engine = (typeof ENGINES)[number];
+export const ENGINES = ["pglite", "postgres"] as const;
+export type Engine = (typeof ENGINES)[number];
 
 /**
  * Issue 19's search targets, on the embedded database and on this machine's PostgreSQL: p50 and
@@ -32,12 +32,13 @@ export async function measureSearch(): Promise<BenchResult[]> {
   return results;
 }
 
-async function onFreshDatabase<T>(engine: Engine, work: (db: Database) => Promise<T>): Promise<T> {
+/** `work` on a new, migrated database of the engine (PostgreSQL's is dropped after). */
+export async function onFreshDatabase<T>(engine: Engine, work: (db: Database) => Promise<T>): Promise<T> {
   if (engine === "pglite") {
     const db = await openDatabase({ engine: "pglite", dataDir: null });
     return work(db).finally(() => db.close());
   }
-  const scratch = await scratchDatabase(postgresAdminUrl, "chorus_bench_search");
+  const scratch = await scratchDatabase(postgresAdminUrl, "chorus_bench");
   const db = await openDatabase({ engine: "postgres", url: postgresUrlFor(scratch.name) });
   return work(db).finally(async () => {
     await db.close();

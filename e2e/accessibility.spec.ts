@@ -35,6 +35,7 @@ test("the admin list and the agent form have no axe violations", async ({ page }
   await expectAccessible(page, "admin list");
   await page.goto("/admin/agents/new");
   await expect(page.getByRole("form", { name: "Agent settings" })).toBeVisible();
+  await expect(page.getByLabel("Knowledge retrieval")).toHaveAccessibleDescription("Hybrid also finds exact words such as error codes and names.");
   await expectAccessible(page, "agent form");
   await page.goto("/settings");
   await expectAccessible(page, "settings");

@@ -67,10 +67,13 @@ test("an admin creates an agent (fixing field errors first), edits it, adds it t
   await expect(page.getByLabel("System prompt")).toHaveValue("You scout ahead and report back.");
   await page.getByLabel("History window").fill("30");
   await page.getByLabel("Pruning strategy").selectOption("summarize");
+  await expect(page.getByLabel("Knowledge retrieval")).toHaveValue("hybrid");
+  await page.getByLabel("Knowledge retrieval").selectOption("vector");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(row).toContainText("30 messages");
   await row.getByRole("link", { name: `Edit ${name}` }).click();
   await expect(page.getByLabel("Pruning strategy")).toHaveValue("summarize");
+  await expect(page.getByLabel("Knowledge retrieval")).toHaveValue("vector");
   await page.getByRole("button", { name: "Cancel" }).click();
 
   const conversation = new ConversationPage(page);

@@ -72,6 +72,12 @@ const sections: { title: string; fields: Field[] }[] = [
       { name: "summarizeFraction", label: "Summarize fraction", input: "number", step: "0.05" },
       { name: "summaryMaxTokens", label: "Summary max tokens", input: "number" },
       { name: "semanticTopK", label: "Semantic top K", input: "number" },
+      {
+        name: "knowledgeRetrieval",
+        label: "Knowledge retrieval",
+        hint: "Hybrid also finds exact words such as error codes and names.",
+        input: { options: [["hybrid", "Hybrid: meaning and exact words"], ["vector", "Vector: meaning only"]] },
+      },
       { name: "episodicTopK", label: "Episodic top K", input: "number" },
       { name: "procedureThreshold", label: "Procedure match threshold", hint: "Least similarity (0–1) for a procedure matched by meaning.", input: "number", step: "0.05" },
       { name: "maxAttachmentTokens", label: "Attachment text limit (tokens)", hint: "A file's text beyond this many tokens is cut.", input: "number" },

@@ -9,7 +9,7 @@ function ItemRow({ item, describe, kind }: { item: SnapshotItem; describe: Descr
   const facts = [
     item.seq !== undefined && `seq ${item.seq}`,
     `${item.tokens.toLocaleString()} tokens`,
-    item.score !== undefined && `score ${item.score.toFixed(2)}`,
+    ...scoreFacts(item),
     item.source && kind !== "summary" && sourceText(item.source),
   ].filter(Boolean);
   return (
@@ -28,6 +28,18 @@ function ItemRow({ item, describe, kind }: { item: SnapshotItem; describe: Descr
       )}
     </li>
   );
+}
+
+/**
+ * An item's score; a knowledge item's ranks too. Hybrid retrieval sets both ranks (null: that
+ * ranking did not find the chunk) and its score is the fused one, a few hundredths at most; vector
+ * retrieval sets the vector rank alone, with the cosine similarity.
+ */
+function scoreFacts({ score, vectorRank, textRank }: SnapshotItem): string[] {
+  if (score === undefined) return [];
+  const rank = (ranking: string, value: number | null) => `${ranking} rank ${value ?? "none"}`;
+  if (textRank !== undefined) return [rank("vector", vectorRank ?? null), rank("text", textRank), `fused score ${score.toFixed(4)}`];
+  return [...(vectorRank !== undefined ? [rank("vector", vectorRank)] : []), `score ${score.toFixed(2)}`];
 }
 
 /** A message's file: how it was sent, what it added, and why it was not read when it was not. */

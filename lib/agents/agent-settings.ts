@@ -5,6 +5,7 @@ import type { AgentProvider } from "@/lib/llm/types";
 import { decimal, integer } from "@/lib/validation/numbers";
 
 export const pruningStrategies = ["fifo", "summarize", "sliding_window"] as const;
+export const knowledgeRetrievals = ["hybrid", "vector"] as const;
 /** The form's provider choice: the offline model, the server's endpoint (OPENAI_*), or `provider:<id>`, a configured one. */
 const providerChoice = /^(offline|openai|provider:[A-Za-z0-9-]{1,100})$/;
 
@@ -20,6 +21,8 @@ export const contextSettingsSchema = z.object({
   summaryMaxTokens: integer("Summary max tokens", 16, 4_000).default(300),
   maxWorkingMemoryTokens: integer("Working memory budget", 256, 1_000_000).default(8_000),
   semanticTopK: integer("Semantic top K", 0, 50).default(5),
+  /** Knowledge found by meaning alone, or by meaning and by its words (lib/memory/knowledge-search.ts); the migration checks the stored value too. */
+  knowledgeRetrieval: z.enum(knowledgeRetrievals, { error: "Choose vector or hybrid knowledge retrieval." }).default("hybrid"),
   episodicTopK: integer("Episodic top K", 0, 50).default(5),
   procedureThreshold: decimal("Procedure match threshold", 0, 1).default(0.75),
   // Forms send "true" or "false".

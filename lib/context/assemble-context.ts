@@ -205,7 +205,7 @@ export async function assembleContext(input: AssemblyInput, deps: AssemblyDeps):
         ? [{ id: procedure.value.id, tokens: costs.content(procedureText(procedure.value)), included: procedure.included, reason: procedure.included ? procedure.value.matchedBy : "budget", score: procedure.value.score, source: procedure.value.name }]
         : [],
     },
-    { kind: "knowledge", tokens: finalCosts.knowledge, items: knowledge.map(({ value, included: kept }) => retrievedItem(costs, value.id, value.content, kept, value.score, value.source)) },
+    { kind: "knowledge", tokens: finalCosts.knowledge, items: knowledge.map(({ value, included: kept }) => ({ ...retrievedItem(costs, value.id, value.content, kept, value.score, value.source), vectorRank: value.vectorRank, textRank: value.textRank })) },
     { kind: "episodes", tokens: finalCosts.episodes, items: episodes.map(({ value, included: kept }) => retrievedItem(costs, value.id, value.content, kept, value.score, value.occurredAt.slice(0, 10))) },
     { kind: "summary", tokens: finalCosts.summary, items: summaryItems(summary, summaryFailure) },
     {

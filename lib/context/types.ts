@@ -73,7 +73,15 @@ export interface RetrievedKnowledge {
   /** The document and the chunk's place in it, so a reply can point to its sources. */
   documentId: string;
   ordinal: number;
+  /** Hybrid retrieval: the fused score (reciprocal rank fusion); vector retrieval: the cosine similarity. */
   score: number;
+  /**
+   * The chunk's place in the vector ranking and in the full-text ranking (1 = first); null when
+   * that ranking did not find it. Hybrid retrieval sets both; vector retrieval sets vectorRank
+   * alone (no text ranking was run). lib/memory/knowledge-search.ts
+   */
+  vectorRank?: number | null;
+  textRank?: number | null;
 }
 
 export interface RetrievedEpisode {
@@ -130,6 +138,9 @@ export interface SnapshotItem {
   toolName?: string;
   /** A message's files: how each was sent, what it added and whether it was read. */
   attachments?: AttachmentItem[];
+  /** A knowledge item's ranks (RetrievedKnowledge): its score is then the fused one in hybrid retrieval. */
+  vectorRank?: number | null;
+  textRank?: number | null;
 }
 
 /** Why a file was not read: `summarized` for one whose message went into the summary. */

@@ -23,5 +23,5 @@ export function embedderFor(env: Env): Embedder {
 /** The memory of one node: embedder, vector search (dimension checked at start-up) and the three stores. */
 export async function openMemory(db: Database, embedder: Embedder): Promise<Memory> {
   const vectors = await prepareVectorStore(db, embedder);
-  return { embedder, vectors, stores: createMemoryStores({ vectors, embedder }) };
+  return { embedder, vectors, stores: createMemoryStores({ prisma: db.prisma, vectors, embedder }) };
 }

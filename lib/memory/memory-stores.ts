@@ -1,6 +1,8 @@
 import type { RetrievedEpisode, RetrievedKnowledge, RetrievedProcedure } from "@/lib/context/types";
 import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import type { Prisma } from "@/lib/db/open-database";
 import type { Embedder } from "./embedder";
+import { searchKnowledge } from "./knowledge-search";
 import type { MemoryPresence, MemoryQuery, MemoryStores } from "./retrieve-memory";
 import { matchesPattern } from "@/lib/validation/safe-pattern";
 import type { VectorStore } from "./vector-store";
@@ -15,29 +17,21 @@ function recallable(alias: string, { agentId, userId, conversationId }: Pick<Mem
  * The three memory searches over the database, one statement each:
  * - episodic: the asking person's episodes with this agent, and this channel's own summaries,
  *   most similar first, newer first on a tie (never another person's);
- * - semantic: the agent's knowledge chunks, most similar first, each with its document's name;
+ * - semantic: the agent's knowledge chunks, by meaning or by meaning and words (hybrid: one
+ *   more statement, run while the question is embedded; lib/memory/knowledge-search.ts), each
+ *   with its document's name;
  * - procedural: the agent's approved procedures: a trigger match first, else the most similar
  *   one if it clears the threshold; at most one.
  * The turn's loading statement says what exists (MemoryQuery.presence), so an agent without
  * memory costs no embedding.
  */
-export function createMemoryStores({ vectors, embedder }: { vectors: VectorStore; embedder: Embedder }): MemoryStores {
+export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Prisma; vectors: VectorStore; embedder: Embedder }): MemoryStores {
   return {
     embed: async (text) => (await embedder.embed([text]))[0]!,
 
     async semantic(query): Promise<RetrievedKnowledge[]> {
       if (query.semanticTopK === 0 || !query.presence.knowledge) return [];
-      const rows = await vectors.nearest<{ id: string; score: number; content: string; source: string; documentId: string; ordinal: number }>({
-        table: "knowledge_chunks",
-        join: sql`JOIN "knowledge_documents" d ON d."id" = t."documentId"`,
-        columns: sql`t."content", d."name" AS "source", t."documentId", t."ordinal"`,
-        // A document being indexed has its chunks written step by step: only ready ones are searched
-        // (a filter over t alone, as exact search reads the rows without the join).
-        where: sql`t."agentId" = ${query.agentId} AND t."documentId" IN (SELECT "id" FROM "knowledge_documents" WHERE "agentId" = ${query.agentId} AND "status" = 'ready')`,
-        vector: await query.embedding(),
-        k: query.semanticTopK,
-      });
-      return rows.map(({ id, content, source, documentId, ordinal, score }) => ({ id, content, source, documentId, ordinal, score }));
+      return searchKnowledge({ prisma, vectors }, query);
     },
 
     async episodic(query): Promise<RetrievedEpisode[]> {

@@ -8,6 +8,8 @@ export interface MemoryQuery {
   /** The message being answered: what memory is searched for. */
   text: string;
   semanticTopK: number;
+  /** Knowledge by meaning alone, or fused with a full-text ranking (lib/memory/knowledge-search.ts). */
+  knowledgeRetrieval: "vector" | "hybrid";
   episodicTopK: number;
   /** Least similarity for a procedure matched by meaning (a trigger match needs none). */
   procedureThreshold: number;

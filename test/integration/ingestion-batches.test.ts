@@ -200,8 +200,8 @@ describe("ingestion with a local embedder", () => {
     const { id: agentId } = await createOfflineAgent(db.prisma, "replacer");
     const vectors = vectorStore(db, "exact", 4);
     const search = async () => {
-      const rows = await createMemoryStores({ vectors, embedder: localEmbedder() }).semantic({
-        agentId, userId: null, conversationId: "none", text: "release", semanticTopK: 500, episodicTopK: 0, procedureThreshold: 1,
+      const rows = await createMemoryStores({ prisma: db.prisma, vectors, embedder: localEmbedder() }).semantic({
+        agentId, userId: null, conversationId: "none", text: "release", semanticTopK: 500, knowledgeRetrieval: "vector", episodicTopK: 0, procedureThreshold: 1,
         presence: { knowledge: true, episodes: false, procedures: [] },
         embedding: async () => normalise([80, 82, 117, 1]),
       });

@@ -104,6 +104,22 @@ describe("memory: knowledge, episodes and procedures", () => {
     expect(Math.max(...spans.map(([start]) => start))).toBeLessThan(semantic.startedAt + semantic.ms);
   });
 
+  it("shows in a turn's inspector each knowledge item's vector rank, text rank and fused score (hybrid), or its vector rank and cosine (vector)", async () => {
+    const codes = await upload("Badge errors.md", "Error E-4471 means the badge reader lost its network link.\n\nError E-4472 means the badge has expired.");
+    await ready(codes.id);
+    const hybrid = await ask(channelId, "@hr what does E-4471 mean?");
+    const [first] = section(hybrid.snapshot, "knowledge").items;
+    expect(first).toMatchObject({ source: "Badge errors.md", textRank: 1, vectorRank: expect.any(Number) });
+    expect(first!.score).toBeCloseTo(1 / 61 + 1 / (60 + first!.vectorRank!), 12);
+
+    await app.prisma.agent.update({ where: { id: agentId }, data: { contextSettings: { semanticTopK: 3, episodicTopK: 3, knowledgeRetrieval: "vector" } } });
+    const vector = await ask(channelId, "@hr what does E-4471 mean?");
+    const items = section(vector.snapshot, "knowledge").items;
+    expect(items.map((item) => item.vectorRank)).toEqual([1, 2, 3]);
+    expect(items.every((item) => item.textRank === undefined && item.score! > 0.05)).toBe(true);
+    await app.prisma.agent.update({ where: { id: agentId }, data: { contextSettings: { semanticTopK: 3, episodicTopK: 3 } } });
+  });
+
   it("replaces a re-uploaded document's chunks at once, and leaves nothing of a document deleted mid-ingestion", async () => {
     const first = await upload("rota.txt", "The on-call rota changes every Monday.");
     await ready(first.id);
