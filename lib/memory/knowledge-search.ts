@@ -88,7 +88,8 @@ export async function searchKnowledge({ prisma, vectors }: { prisma: Prisma; vec
 }
 
 /**
- * The agent's ready chunks matching any of the words, best ts_rank first, at most `depth`: one
+ * The agent's ready chunks holding every one of the words, or when none does any of them, best
+ * ts_rank first, at most `depth`: one
  * call of chorus_knowledge_text_search (migration 20261130010000), which leaves out stop words and
  * common words and searches the GIN index on "searchVector". No words left: nothing (the fusion is
  * then the vector ranking).

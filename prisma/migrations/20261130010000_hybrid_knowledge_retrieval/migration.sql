@@ -15,13 +15,16 @@
 ALTER TABLE "knowledge_chunks" ADD COLUMN "searchVector" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "content")) STORED;
 CREATE INDEX "knowledge_chunks_search_idx" ON "knowledge_chunks" USING gin ("searchVector");
 
--- The OR of tsqueries (the function behind tsquery's || operator, as an aggregate).
+-- The OR and the AND of tsqueries (the functions behind tsquery's || and && operators, as aggregates).
 CREATE AGGREGATE "chorus_tsquery_any"(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
+CREATE AGGREGATE "chorus_tsquery_all"(tsquery) (SFUNC = tsquery_and, STYPE = tsquery);
 
 -- A question's full-text ranking: an agent's chunks of ready documents (the filter of its vector
--- search) matching the question's text query, best ts_rank first, at most p_depth.
--- The text query is the OR of the question's words, each a phrase of its lexemes (phraseto_tsquery
--- cannot fail on any input), leaving out
+-- search) matching the question's text query, best ts_rank first, at most p_depth: those holding
+-- every word of the query, when some do; otherwise those holding any of them. A chunk naming both "Priya" and "Halvorsen" is the text ranking's evidence: listing
+-- the many chunks that name only one of them would give each a share of the fused score, and those
+-- the vector ranking also lists would outrank it. Each word is a phrase of its lexemes
+-- (phraseto_tsquery cannot fail on any input); the words leave out
 -- - words with no lexeme (stop words, punctuation): a question of only those searches nothing;
 -- - common words: those whose every lexeme ANALYZE's statistics of the column find in more than
 --   p_common_fraction of all chunks and in more than p_common_chunks of them. Ranking every chunk
@@ -35,6 +38,8 @@ CREATE FUNCTION "chorus_knowledge_text_search"(p_agent_id TEXT, p_words TEXT[], 
 RETURNS TABLE ("id" TEXT) LANGUAGE plpgsql STABLE SET plan_cache_mode = force_custom_plan AS $$
 #variable_conflict use_column
 DECLARE
+  v_any tsquery;
+  v_all tsquery;
   v_query tsquery;
 BEGIN
   WITH common AS (
@@ -49,17 +54,21 @@ BEGIN
     SELECT phraseto_tsquery('english'::regconfig, w) AS "query", tsvector_to_array(to_tsvector('english'::regconfig, w)) AS "lexemes"
     FROM unnest(p_words) AS w
   )
-  SELECT "chorus_tsquery_any"(words."query") INTO v_query FROM words
+  SELECT "chorus_tsquery_any"(words."query"), "chorus_tsquery_all"(words."query") INTO v_any, v_all FROM words
   WHERE numnode(words."query") > 0 AND EXISTS (SELECT 1 FROM unnest(words."lexemes") AS l("lexeme") WHERE l."lexeme" NOT IN (SELECT "lexeme" FROM common));
-  IF v_query IS NULL THEN
+  IF v_any IS NULL THEN
     RETURN;
   END IF;
-  RETURN QUERY
-    SELECT t."id" FROM "knowledge_chunks" t
-    WHERE t."searchVector" @@ v_query AND t."agentId" = p_agent_id
-      AND t."documentId" IN (SELECT d."id" FROM "knowledge_documents" d WHERE d."agentId" = p_agent_id AND d."status" = 'ready')
-    ORDER BY ts_rank(t."searchVector", v_query) DESC, t."id"
-    LIMIT p_depth;
+  FOREACH v_query IN ARRAY ARRAY[v_all, v_any] LOOP
+    RETURN QUERY
+      SELECT t."id" FROM "knowledge_chunks" t
+      WHERE t."searchVector" @@ v_query AND t."agentId" = p_agent_id
+        AND t."documentId" IN (SELECT d."id" FROM "knowledge_documents" d WHERE d."agentId" = p_agent_id AND d."status" = 'ready')
+      ORDER BY ts_rank(t."searchVector", v_query) DESC, t."id"
+      LIMIT p_depth;
+    -- One word: its AND is its OR, already searched.
+    EXIT WHEN FOUND OR v_all = v_any;
+  END LOOP;
 END
 $$;
 
