@@ -7,7 +7,7 @@ test("an admin adds a Word document made here to Scout's knowledge and sees it b
   const word = `Leave policy ${Math.random().toString(36).slice(2, 6)}.docx`;
   await signInDemo(page, "admin@chorus.local");
   await page.goto("/admin/agents");
-  await page.getByRole("link", { name: "Knowledge of Scout" }).click();
+  await page.getByRole("link", { name: "Knowledge of Scout", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Scout's knowledge" })).toBeVisible();
   const file = page.getByLabel("File", { exact: true });
   // The picker offers the new kinds, and says which they are.

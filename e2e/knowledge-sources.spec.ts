@@ -21,7 +21,7 @@ test("an admin gives Ada a Word document; a member asks, sees the answer's sourc
   const admin = await (await browser.newContext()).newPage();
   await signInDemo(admin, "admin@chorus.local");
   await admin.goto("/admin/agents");
-  await admin.getByRole("link", { name: "Knowledge of Ada" }).click();
+  await admin.getByRole("link", { name: "Knowledge of Ada", exact: true }).click();
   await expect(admin.getByRole("heading", { name: "Ada's knowledge" })).toBeVisible();
   await admin.getByLabel("File", { exact: true }).setInputFiles({
     name,

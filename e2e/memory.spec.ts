@@ -7,7 +7,7 @@ test("an admin gives Toby a document, a member asks about it, and a debug user s
   const admin = await (await browser.newContext()).newPage();
   await signInDemo(admin, "admin@chorus.local");
   await admin.goto("/admin/agents");
-  await admin.getByRole("link", { name: "Knowledge of Toby" }).click();
+  await admin.getByRole("link", { name: "Knowledge of Toby", exact: true }).click();
   await expect(admin.getByRole("heading", { name: "Toby's knowledge" })).toBeVisible();
   await admin.getByLabel("File", { exact: true }).setInputFiles({
     name: "Wifi guide.md",
