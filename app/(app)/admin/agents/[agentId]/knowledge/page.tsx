@@ -12,7 +12,7 @@ export default async function KnowledgePage({ params }: { params: Promise<{ agen
       title={`${agent.displayName}'s knowledge`}
       intro={
         <>
-          Files {agent.displayName} can quote: before answering, it searches them for the passages closest to the question. Upload Word documents, PDFs, web
+          Files {agent.displayName} can quote: before answering, it searches them for the passages that best match the question, by meaning and by its exact words. Upload Word documents, PDFs, web
           pages, text, CSV, JSON or source code of up to 10 MB; a file with the name of an existing one replaces it once indexed.
         </>
       }
