@@ -9,6 +9,11 @@ export function escapeFrameText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** A frame's text or attribute as it was before escaping: what the offline model quotes back. */
+export function unescapeFrame(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+}
+
 /** A frame's attribute value: escaped as text, and `"` too. */
 export function escapeFrameAttribute(value: string): string {
   return escapeFrameText(value).replace(/"/g, "&quot;");

@@ -1,3 +1,4 @@
+import { unescapeFrame } from "@/lib/context/section-text";
 import { EPISODE_INSTRUCTION, KNOWLEDGE_INSTRUCTION, SUMMARY_INSTRUCTION } from "./instructions";
 import { baseToolName, chooseOfflineTool, type OfflineToolCall } from "./offline-tool-choice";
 import { countContent, countTokens } from "./token-counter";
@@ -89,12 +90,7 @@ function firstSourceCited(system: readonly LoopMessage[]): string | null {
   const first = knowledge && /\n\[1\] <knowledge source="([^"]*)">\n([\s\S]*?)\n<\/knowledge>/.exec(knowledge);
   if (!first) return null;
   const [, source, text] = first;
-  return `According to ${unescaped(source!)} [1]: "${shortened(unescaped(text!).replace(/\s+/g, " ").trim())}"`;
-}
-
-/** A frame's text or attribute as it was before escaping (section-text's escapeFrameAttribute). */
-function unescaped(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return `According to ${unescapeFrame(source!)} [1]: "${shortened(unescapeFrame(text!).replace(/\s+/g, " ").trim())}"`;
 }
 
 /** The results this turn's calls brought back: the `tool` messages the request ends with. */
@@ -127,7 +123,7 @@ function toolsHint(tools: readonly { name: string }[]): string | null {
 /** What the person asked: a panel's round message quotes the question from its section. */
 function quotable(content: string): string {
   const question = /<CURRENT_MESSAGE>\n([\s\S]*?)\n<\/CURRENT_MESSAGE>/.exec(content)?.[1];
-  return question === undefined ? content : unescaped(question);
+  return question === undefined ? content : unescapeFrame(question);
 }
 
 function numberedSteps(text: string): string[] {
