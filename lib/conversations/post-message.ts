@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, Transaction } from "@/lib/db/open-database";
 import { insertPanel, planPanel, type PanelPlan } from "@/lib/panels/plan-panel";
+import { PANEL_HANDLE } from "@/lib/panels/panel-rules";
+import { raw } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { attachToMessage, checkAttachmentsToSend } from "@/lib/attachments/send-attachments";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { avatarOf } from "@/lib/avatars/avatar-rules";
@@ -52,12 +54,17 @@ export async function postMessage(
       await checkAttachmentsToSend(prisma, files, attachmentsPerMessage);
     }
     const mentions = parseMentions(input.content);
+    // Most posts ask no panel: one statement, which writes nothing when a mention names a saved panel.
+    if (files.attachmentIds.length === 0 && !mentions.includes(PANEL_HANDLE)) {
+      const posted = await insertMessage(prisma, { userId, input, mentions, backlog, unlessSavedPanel: mentions.length > 0 });
+      if (posted) return posted;
+    }
     const plan = await planPanel(prisma, { conversationId: input.conversationId, mentions });
-    if (!plan && files.attachmentIds.length === 0) return await insertMessage(prisma, { userId, input, mentions, backlog });
+    if (!plan && files.attachmentIds.length === 0) return (await insertMessage(prisma, { userId, input, mentions, backlog }))!;
     // The question, its panel and its files are written together.
     const ordinary = plan ? mentions.filter((handle) => !plan.consumedHandles.includes(handle)) : mentions;
     return await prisma.$transaction(async (tx) => {
-      const result = await insertMessage(tx, { userId, input, mentions: ordinary, backlog, panel: plan ?? undefined });
+      const result = (await insertMessage(tx, { userId, input, mentions: ordinary, backlog, panel: plan ?? undefined }))!;
       if (files.attachmentIds.length > 0) result.message.attachments = await attachToMessage(tx, files, result.message.id);
       return result;
     });
@@ -89,8 +96,8 @@ interface InsertedRow extends Recipients {
   seq: number | null;
   /** Set when the message was refused because its turns would pass a backlog limit. */
   backlog: "conversation" | "person" | null;
-  /** Set when the conversation is archived, or the message replied to is not one of its messages. */
-  refused: "archived" | "reply_to" | null;
+  /** Set when the conversation is archived, or the message replied to is not one of its messages; "saved_panel": nothing was written, a mention names a saved panel. */
+  refused: "archived" | "reply_to" | "saved_panel" | null;
 }
 
 /** How many turns may wait (or run) at once: per conversation, and asked by one person anywhere. */
@@ -117,16 +124,19 @@ function backlogRefusal(over: "conversation" | "person", limits: BacklogLimits):
  */
 async function insertMessage(
   prisma: Transaction,
-  { userId, input, mentions, backlog, panel }: { userId: string; input: PostMessageInput; mentions: string[]; backlog: BacklogLimits; panel?: PanelPlan },
-): Promise<PostMessageResult> {
+  { userId, input, mentions, backlog, panel, unlessSavedPanel = false }: { userId: string; input: PostMessageInput; mentions: string[]; backlog: BacklogLimits; panel?: PanelPlan; unlessSavedPanel?: boolean },
+): Promise<PostMessageResult | null> {
   const id = randomUUID();
   const now = new Date();
   const metadata = { ...userMessageMetadata(now), ...(panel ? { panelId: panel.id } : {}) };
+  // chorus_post_unless_saved_panel (migration 20261201010000): the same, unless a mention names a saved panel.
+  const post = raw(unlessSavedPanel ? `"chorus_post_unless_saved_panel"` : `"chorus_post_message"`);
   const [row] = await prisma.$queryRaw<InsertedRow[]>`
-    SELECT * FROM "chorus_post_message"(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
+    SELECT * FROM ${post}(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
       ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${mentions}::text[],
       ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int, ${input.replyToMessageId ?? null})`;
 
+  if (row?.refused === "saved_panel") return null;
   if (!row?.authorName) throw await refusalFor(prisma, input.conversationId);
   if (row.refused === "archived") throw new AppError("conflict", "This conversation is archived, so it is read-only. Unarchive it to post again.");
   if (row.refused === "reply_to") throw new AppError("bad_request", "The message you replied to is not in this conversation any more (it may have been deleted). Send it without the reply.");

@@ -13,10 +13,13 @@ describe("posting messages", () => {
   let bob: TestUser;
   let channelId: string;
   let aliceOnlyId: string;
+  let projectId: string;
+  const statements: string[] = [];
 
   beforeAll(async () => {
-    app = await TestApp.start();
+    app = await TestApp.start({ onQuery: (sql) => statements.push(sql) });
     const { project, channel } = await createProjectWithChannel(app.prisma);
+    projectId = project.id;
     channelId = channel.id;
     alice = await app.signUp("Alice");
     bob = await app.signUp("Bob");
@@ -36,6 +39,26 @@ describe("posting messages", () => {
     // What the sender was told is exactly what everyone reads back.
     const { messages } = await listMessages(app.prisma, { userId: bob.id, conversationId: channelId });
     expect(messages.find((candidate) => candidate.id === message.id)).toEqual(message);
+  });
+
+  it("asks an agent in one statement, and a mention of a saved panel's handle still asks the panel, not an agent", async () => {
+    const agent = (handle: string) => app.prisma.agent.create({ data: { projectId, handle, displayName: handle, color: "#123456", systemPrompt: "Answer.", provider: "offline", model: "offline" } });
+    const [scout, sage] = [await agent("scout"), await agent("sage")];
+    const roomId = (await createChannel(app.prisma, { projectId, name: "asking", userIds: [alice.id] })).id;
+    await app.prisma.participant.createMany({ data: [scout, sage].map((bot) => ({ conversationId: roomId, agentId: bot.id })) });
+    await app.prisma.savedPanel.create({ data: { id: randomUUID(), projectId, handle: "council", name: "Council", agentIds: [scout.id, sage.id] } });
+    const ask = (content: string) => postMessage(app.prisma, { userId: alice.id, input: { conversationId: roomId, clientId: randomUUID(), content } });
+
+    statements.length = 0;
+    const asked = await ask("@scout what changed?");
+    expect(statements).toHaveLength(1);
+    expect(asked.dispatchedAgentIds).toEqual([scout.id]);
+
+    const convened = await ask("@council should we ship?");
+    expect(convened.panelId).toBeDefined();
+    expect(convened.dispatchedAgentIds).toEqual([]);
+    expect(convened.message.seq).toBe(asked.message.seq + 1);
+    expect(await app.prisma.panel.findUniqueOrThrow({ where: { questionMessageId: convened.message.id } })).toMatchObject({ agentIds: [scout.id, sage.id] });
   });
 
   it("returns the first message when the same clientId is sent again, also concurrently", async () => {
