@@ -5,6 +5,8 @@ import type { ClaimedDispatch } from "@/lib/dispatch/claim-dispatch";
 import type { MemoryPresence } from "@/lib/memory/retrieve-memory";
 import { stepSourcesOf } from "@/lib/tool-calls/stored-steps";
 import type { AgentProvider } from "@/lib/llm/types";
+import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { capOf, monthlyUsageColumn, type CapState, type MonthlyUsage } from "@/lib/usage/monthly-cap";
 
 export interface TurnAgent {
   id: string;
@@ -59,6 +61,8 @@ export interface TurnContext {
   askedByName: string | null;
   /** What the agent, and the person asking, have in memory (whether the memory searches need the question's embedding). */
   memory: MemoryPresence;
+  /** Where the agent stands against its monthly token cap (null: no cap), read with the rest. */
+  monthlyCap: CapState | null;
 }
 
 /** What chorus_turn_context returns for a turn (read by the claim, or by loadTurnContext). */
@@ -85,7 +89,8 @@ export interface TurnRow {
  * plan is kept rather than made again for every turn; a claimed turn's is read by the claim's
  * own statement (ClaimedDispatch.turn), one round trip fewer. The agent, with its specialists as they
  * are now; where the turn is watched and by whom; what the agent and the person asking have in
- * memory (migration 20261127030000_turn_memory_presence); and the history window:
+ * memory (migration 20261127030000_turn_memory_presence); its monthly token cap and use; and
+ * the history window:
  * - app notices and deleted messages are not loaded: they take no place in the window, which
  *   counts the current message (a deleted message answered is kept, to fail clearly);
  * - tool steps take no place either: the agent's own replies bring the steps that led to them;
@@ -95,8 +100,8 @@ export interface TurnRow {
  */
 export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Promise<TurnContext> {
   const askId = job.askMessageId ?? job.messageId;
-  // A claimed turn was loaded by its claim's statement (lib/dispatch/claim-dispatch.ts).
-  const row = job.turn ?? (await readTurnRow(prisma, job, askId));
+  // A claimed turn was loaded, with its agent's monthly usage, by its claim's statement (lib/dispatch/claim-dispatch.ts).
+  const { turn: row, monthlyUsage } = job.turn && job.monthlyUsage !== undefined ? { turn: job.turn, monthlyUsage: job.monthlyUsage } : await readTurnRow(prisma, job, askId);
   if (!row?.agent) throw new Error(`agent ${job.agentId} of dispatch ${job.id} no longer exists`);
   const askedBy = row.window.at(-1)?.authorUserId ?? null;
   const askedByName = row.window.at(-1)?.authorName ?? null;
@@ -127,11 +132,13 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
     askedBy,
     askedByName,
     memory: row.memory,
+    monthlyCap: capOf(monthlyUsage),
   };
 }
 
-async function readTurnRow(prisma: Prisma, job: ClaimedDispatch, askId: string): Promise<TurnRow | undefined> {
-  const [loaded] = await prisma.$queryRaw<{ turn: TurnRow }[]>`
-    SELECT "chorus_turn_context"(${job.agentId}, ${job.conversationId}, ${askId}, ${job.messageId}, ${job.mode}, ${job.historyLimit}::int) AS "turn"`;
-  return loaded?.turn;
+async function readTurnRow(prisma: Prisma, job: ClaimedDispatch, askId: string): Promise<{ turn: TurnRow | undefined; monthlyUsage: MonthlyUsage | null }> {
+  const [loaded] = await prisma.$queryRaw<{ turn: TurnRow; monthlyUsage: MonthlyUsage | null }[]>`
+    SELECT "chorus_turn_context"(${job.agentId}, ${job.conversationId}, ${askId}, ${job.messageId}, ${job.mode}, ${job.historyLimit}::int) AS "turn",
+           ${monthlyUsageColumn(sql`${job.agentId}`)} AS "monthlyUsage"`;
+  return { turn: loaded?.turn, monthlyUsage: loaded?.monthlyUsage ?? null };
 }

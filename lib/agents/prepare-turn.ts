@@ -16,7 +16,7 @@ import { retrieveMemory, type MemoryStores } from "@/lib/memory/retrieve-memory"
 import { saveSnapshot } from "@/lib/turns/save-snapshot";
 import type { ReplySource } from "@/lib/conversations/message-metadata";
 import { readContextSettings, type ContextSettings } from "./agent-settings";
-import { loadTurnContext, type TurnContext } from "./load-turn-context";
+import type { TurnContext } from "./load-turn-context";
 import { replySources } from "./reply-sources";
 import { createSummarizer } from "./summarize-history";
 import { chorusTools, procedureToolsFirst } from "./turn-tools";
@@ -54,16 +54,18 @@ export interface PrepareDeps {
 }
 
 /**
- * Everything before the model is called: the turn's messages and, for orchestrators, their
- * specialists (one statement), memory retrieval (three searches in parallel), assembly under the
+ * Everything before the model is called, once the turn is loaded (loadTurnContext: its messages
+ * and, for orchestrators, their specialists, in one statement): memory retrieval (three searches in parallel), assembly under the
  * agent's budget, the routing decision of an offline orchestrator, and the snapshot stored for
  * the inspector, only while the turn's attempt holds its lease (written once the model answers,
  * or before the turn's next write: see snapshotSaved), so a turn that fails still shows what it
  * would have sent.
  */
-export async function prepareTurn({ prisma, memory, providerFor, tools: ownTools = [], mcp }: PrepareDeps, { job, signal, lease }: { job: ClaimedDispatch; signal: AbortSignal; lease: Lease }): Promise<PreparedTurn> {
+export async function prepareTurn(
+  { prisma, memory, providerFor, tools: ownTools = [], mcp }: PrepareDeps,
+  { job, turn, signal, lease }: { job: ClaimedDispatch; turn: TurnContext; signal: AbortSignal; lease: Lease },
+): Promise<PreparedTurn> {
   const startedAt = performance.now();
-  const turn = await loadTurnContext(prisma, job);
   const { agent, current, askedBy } = turn;
   const provider = providerFor(agent);
   const settings = readContextSettings(agent.contextSettings);

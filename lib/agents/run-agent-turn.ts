@@ -18,7 +18,7 @@ import { mergeForkResult } from "@/lib/handoffs/merge-fork-result";
 import { persistHandoff } from "@/lib/handoffs/persist-handoff";
 import { routedSummary } from "@/lib/handoffs/routed-summary";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
-import { agentMonthlyCap, capReachedText } from "@/lib/usage/monthly-cap";
+import { capReachedText } from "@/lib/usage/monthly-cap";
 import { loadTurnContext, type TurnContext } from "./load-turn-context";
 import { prepareTurn, type PreparedTurn } from "./prepare-turn";
 import { persistAgentReply } from "./persist-agent-reply";
@@ -76,17 +76,18 @@ export interface AgentTurnDeps {
  */
 export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, lease: Lease): Promise<void> {
   const deps = publishingWhileHeld(given, lease);
+  const turn = await loadTurnContext(deps.prisma, job);
   // Checked before anything that could call the model (a summary while assembling counts too).
-  const cap = await agentMonthlyCap(deps.prisma, job.agentId);
+  const cap = turn.monthlyCap;
   if (cap?.reached) {
     log.info("agent monthly token cap reached", { dispatchId: job.id, agentId: job.agentId, cap: cap.cap, used: cap.used });
-    return answerWithoutModel(deps, job, lease, (name) => capReachedText(name, cap.cap), "monthly_cap");
+    return answerWithoutModel(deps, job, lease, turn, (name) => capReachedText(name, cap.cap), "monthly_cap");
   }
   const signal = AbortSignal.any([deps.turns.start(job.id), lease.signal]);
   const started = performance.now();
   let prepared: PreparedTurn;
   try {
-    prepared = await prepareTurn(deps, { job, signal, lease });
+    prepared = await prepareTurn(deps, { job, turn, signal, lease });
   } catch (error) {
     deps.turns.finish(job.id);
     throw error;
@@ -183,12 +184,12 @@ export async function runAgentTurn(given: AgentTurnDeps, job: ClaimedDispatch, l
 
 /** A dispatch that failed too often (its workers kept dying, or the database kept failing) ends with a visible message. */
 export async function giveUpTurn(given: AgentTurnDeps, job: ClaimedDispatch, lease: Lease): Promise<void> {
-  await answerWithoutModel(publishingWhileHeld(given, lease), job, lease, (name) => `${name} could not answer this message after ${job.failures} attempts.`, "attempts");
+  const deps = publishingWhileHeld(given, lease);
+  await answerWithoutModel(deps, job, lease, await loadTurnContext(deps.prisma, job), (name) => `${name} could not answer this message after ${job.failures} attempts.`, "attempts");
 }
 
 /** The turn ends with a reply from its agent that says why it made no model call (`error` in its metadata). */
-async function answerWithoutModel(deps: AgentTurnDeps, job: ClaimedDispatch, lease: Lease, content: (agentName: string) => string, error: string): Promise<void> {
-  const turn = await loadTurnContext(deps.prisma, job);
+async function answerWithoutModel(deps: AgentTurnDeps, job: ClaimedDispatch, lease: Lease, turn: TurnContext, content: (agentName: string) => string, error: string): Promise<void> {
   const { agent } = turn;
   await finish(deps, job, lease, turn, "failed", content(agent.displayName), { agentId: agent.id, agentDisplayName: agent.displayName, dispatchId: job.id, replyToMessageId: job.askMessageId ?? job.messageId, isHandoffSummary: false, isToolResult: false, error });
 }

@@ -2,6 +2,7 @@ import type { TurnRow } from "@/lib/agents/load-turn-context";
 import type { Prisma } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { nodeName, pendingRunningTable } from "@/lib/jobs/job-table";
+import { monthlyUsageColumn, type MonthlyUsage } from "@/lib/usage/monthly-cap";
 
 export interface ClaimedDispatch {
   id: string;
@@ -31,6 +32,8 @@ export interface ClaimedDispatch {
    * claimed (a handoff's next turn, a panel's).
    */
   turn?: TurnRow | null;
+  /** The agent's monthly cap and its use so far (null: no cap), read by the claim's statement; absent when the job was not claimed. */
+  monthlyUsage?: MonthlyUsage | null;
 }
 
 /** Agent turns as leased jobs. */
@@ -52,7 +55,7 @@ export const dispatchTable = pendingRunningTable(
  *   ago, or never), then the oldest turn, so a room with fifty questions never starves a person
  *   waiting alone in a chat with an agent.
  * `among` limits the search to dispatches just written (found by primary key).
- * The claimed turn comes with its loading (`turn`): one round trip instead of two before the model is called.
+ * The claimed turn comes with its loading (`turn`) and its agent's monthly usage: one round trip instead of three before the model is called.
  */
 export async function claimNextDispatch(
   prisma: Prisma,
@@ -65,7 +68,7 @@ export async function claimNextDispatch(
   // (20261128010000_claimed_turn_fresh_snapshot), which holds the message: it was written with its
   // dispatch, perhaps while the claim waited for the lock.
   const [row] = await prisma.$queryRaw<ClaimedDispatch[]>`
-    SELECT ${dispatchTable.columns}, "chorus_claimed_turn_context"(d) AS "turn"
+    SELECT ${dispatchTable.columns}, "chorus_claimed_turn_context"(d) AS "turn", ${monthlyUsageColumn(sql`d."agentId"`)} AS "monthlyUsage"
     FROM "chorus_claim_dispatch"(${Math.round(leaseMs)}::int, ${among ?? null}::text[], ${providerLimit}::int, ${providerLimit > 0 && sharedDatabase}, ${nodeName}) d`;
   return row ?? null;
 }

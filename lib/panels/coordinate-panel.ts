@@ -9,7 +9,7 @@ import { LlmError, type LlmProvider } from "@/lib/llm/types";
 import { log } from "@/lib/log/logger";
 import type { MemoryStores } from "@/lib/memory/retrieve-memory";
 import type { RealtimePublisher } from "@/lib/realtime/publisher";
-import { agentMonthlyCap, capReachedText } from "@/lib/usage/monthly-cap";
+import { capReachedText } from "@/lib/usage/monthly-cap";
 import type { TurnUsage } from "@/lib/usage/record-usage";
 import { assemblePanelTurn, loadPanelMember, type PanelMember } from "./assemble-panel-turn";
 import { finishPanel } from "./finish-panel";
@@ -168,11 +168,11 @@ class PanelRun {
   private async runTurn(member: Member, turn: TurnRecord, signal: AbortSignal): Promise<void> {
     const { prisma } = this.deps;
     const panel = this.state.panel;
-    if (!(await recordTurnStart(prisma, this.fence, { id: turn.id, panelId: panel.id, agentId: member.id, round: turn.round }))) this.lease.refused("a panel turn was refused");
+    // The agent's monthly cap, read with the turn's start, holds before anything that could call its model (a summary too); the panel goes on with the others.
+    const { recorded, monthlyCap: cap } = await recordTurnStart(prisma, this.fence, { id: turn.id, panelId: panel.id, agentId: member.id, round: turn.round });
+    if (!recorded) this.lease.refused("a panel turn was refused");
     const context = member.context!;
     const provider = this.deps.providerFor(context.turn.agent);
-    // The agent's monthly cap holds before anything that could call its model (a summary too); the panel goes on with the others.
-    const cap = await agentMonthlyCap(prisma, member.id);
     if (cap?.reached) {
       member.state = "failed";
       return this.endTurn(turn, { status: "failed", tokens: 0, error: capReachedText(context.turn.agent.displayName, cap.cap) });

@@ -2,6 +2,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Fence } from "@/lib/jobs/job-table";
 import { insertPanelUsage, type TurnUsage } from "@/lib/usage/record-usage";
+import { capOf, monthlyUsageColumn, type CapState, type MonthlyUsage } from "@/lib/usage/monthly-cap";
 import type { AnswerRecord, VoteRecord } from "./tally-votes";
 import type { PanelRecord, TurnRecord } from "./panel-view";
 
@@ -43,10 +44,14 @@ export async function loadPanelState(prisma: Prisma, panelId: string): Promise<P
 }
 
 /** Every write below happens only while the coordinator's attempt holds the panel (`fence`); each says whether it did. */
-export async function recordTurnStart(prisma: Prisma, fence: Fence, turn: { id: string; panelId: string; agentId: string; round: number }): Promise<boolean> {
-  const written = await prisma.$executeRaw`
-    INSERT INTO "panel_turns" ("id", "panelId", "agentId", "round") SELECT ${turn.id}, ${turn.panelId}, ${turn.agentId}, ${turn.round} WHERE ${fence.holds}`;
-  return written === 1;
+export async function recordTurnStart(prisma: Prisma, fence: Fence, turn: { id: string; panelId: string; agentId: string; round: number }): Promise<{ recorded: boolean; monthlyCap: CapState | null }> {
+  const [row] = await prisma.$queryRaw<{ recorded: boolean; monthlyUsage: MonthlyUsage | null }[]>`
+    WITH started AS (
+      INSERT INTO "panel_turns" ("id", "panelId", "agentId", "round") SELECT ${turn.id}, ${turn.panelId}, ${turn.agentId}, ${turn.round} WHERE ${fence.holds}
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM started) AS "recorded", ${monthlyUsageColumn(sql`${turn.agentId}`)} AS "monthlyUsage"`;
+  return { recorded: row?.recorded === true, monthlyCap: capOf(row?.monthlyUsage ?? null) };
 }
 
 /**

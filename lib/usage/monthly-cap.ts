@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
+import { sql, type Sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 
 /** From this share of its cap on, an agent's usage is shown to admins as a warning. */
 export const CAP_WARNING_PERCENT = 80;
@@ -41,16 +42,34 @@ export function capWarningText(state: CapState): string {
     : `${state.percent}% of this month's cap used (${state.used.toLocaleString("en")} of ${tokens(state.cap)}).`;
 }
 
+/** An agent's cap and what it has spent this month, as a statement reads them. */
+export interface MonthlyUsage {
+  cap: number;
+  used: number;
+}
+
 /**
- * The agent's cap and what it has spent this month (UTC), in one statement over the
- * (agentId, createdAt) index; checked before each model call of its turns. Null: no cap.
+ * The agent's cap and what it has spent this month (UTC) as one JSON value, `{ cap, used }`, or
+ * NULL when it has no cap: a column for any statement that knows the agent, over the
+ * (agentId, createdAt) index. A turn reads it with its loading (the dispatch claim, or
+ * loadTurnContext), a panel turn with its start, so the check before a model call costs no
+ * statement of its own.
  */
+export function monthlyUsageColumn(agentId: Sql, now = new Date()): Sql {
+  return sql`(SELECT json_build_object('cap', a."monthlyTokenCap",
+      'used', (SELECT COALESCE(SUM(r."inputTokens" + r."outputTokens"), 0)::float8 FROM "usage_records" r WHERE r."agentId" = a."id" AND r."createdAt" >= ${monthStart(now)}))
+    FROM "agents" a WHERE a."id" = ${agentId} AND a."monthlyTokenCap" IS NOT NULL)`;
+}
+
+/** Where a monthly usage read by a statement stands against its cap (null: no cap). */
+export function capOf(usage: MonthlyUsage | null): CapState | null {
+  return usage ? capState(usage.used, usage.cap) : null;
+}
+
+/** The agent's cap and what it has spent this month, in one statement (its settings page; turns read it with their loading). Null: no cap. */
 export async function agentMonthlyCap(prisma: Prisma, agentId: string, now = new Date()): Promise<CapState | null> {
-  const [row] = await prisma.$queryRaw<{ cap: number | null; used: number }[]>`
-    SELECT a."monthlyTokenCap" AS "cap",
-           (SELECT COALESCE(SUM(r."inputTokens" + r."outputTokens"), 0)::float8 FROM "usage_records" r WHERE r."agentId" = a."id" AND r."createdAt" >= ${monthStart(now)}) AS "used"
-    FROM "agents" a WHERE a."id" = ${agentId} AND a."monthlyTokenCap" IS NOT NULL`;
-  return row ? capState(row.used, row.cap) : null;
+  const [row] = await prisma.$queryRaw<{ usage: MonthlyUsage | null }[]>`SELECT ${monthlyUsageColumn(sql`${agentId}`, now)} AS "usage"`;
+  return capOf(row?.usage ?? null);
 }
 
 /** Every capped agent of a project with where it stands this month, in one statement: for the agents list and the usage page. */

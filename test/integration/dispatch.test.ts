@@ -114,13 +114,17 @@ describe("dispatch", () => {
     expect(second!.id).not.toBe(first!.id);
   });
 
-  it("a claim comes with its turn's loading, as the turn would read it alone; a claim whose loading fails still stands, and the turn fails as a turn", async () => {
+  it("a claim comes with its turn's loading and its agent's monthly cap, as the turn would read them alone; a claim whose loading fails still stands, and the turn fails as a turn", async () => {
+    await app.prisma.agent.update({ where: { id: agents.toby }, data: { monthlyTokenCap: 5_000 } });
+    await app.prisma.usageRecord.create({ data: { projectId, kind: "turn", turnId: randomUUID(), agentId: agents.toby, provider: "openai", model: "gpt-4o-mini", inputTokens: 3_000, outputTokens: 1_000 } });
     const { message } = await post(groupId, "@toby what is new?");
     const claimed = (await claimNextDispatch(app.prisma, { leaseMs: 60_000 }))!;
     expect(claimed.turn).toBeTruthy();
-    const alone = await loadTurnContext(app.prisma, { ...claimed, turn: undefined });
+    const alone = await loadTurnContext(app.prisma, { ...claimed, turn: undefined, monthlyUsage: undefined });
     expect(alone.current.id).toBe(message.id);
+    expect(alone.monthlyCap).toMatchObject({ cap: 5_000, used: 4_000, percent: 80, warn: true, reached: false });
     expect(await loadTurnContext(app.prisma, claimed)).toEqual(alone);
+    await app.prisma.agent.update({ where: { id: agents.toby }, data: { monthlyTokenCap: null } });
     await app.prisma.dispatch.update({ where: { id: claimed.id }, data: { status: "done" } });
 
     const { message: unreadable } = await post(groupId, "@toby and this?");
