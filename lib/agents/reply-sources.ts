@@ -1,15 +1,12 @@
+import { lineStart } from "@/lib/text/line-start";
 import type { ReplySource } from "@/lib/conversations/message-metadata";
 import type { ContextSnapshot, RetrievedKnowledge } from "@/lib/context/types";
 
-/** A source's snippet: the start of its chunk on one line, cut between words. */
 export const SNIPPET_CHARS = 200;
 
+/** A source's snippet: the start of its chunk on one line, cut between words. */
 export function snippetOf(content: string): string {
-  const line = content.replace(/\s+/g, " ").trim();
-  if (line.length <= SNIPPET_CHARS) return line;
-  const cut = line.slice(0, SNIPPET_CHARS - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > SNIPPET_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  return lineStart(content, SNIPPET_CHARS);
 }
 
 /**

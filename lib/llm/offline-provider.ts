@@ -1,4 +1,5 @@
 import { unescapeFrame } from "@/lib/context/section-text";
+import { lineStart } from "@/lib/text/line-start";
 import { EPISODE_INSTRUCTION, KNOWLEDGE_INSTRUCTION, SUMMARY_INSTRUCTION } from "./instructions";
 import { baseToolName, chooseOfflineTool, type OfflineToolCall } from "./offline-tool-choice";
 import { countContent, countTokens } from "./token-counter";
@@ -9,6 +10,8 @@ export const OFFLINE_CALL_ID = "offline_call_1";
 
 /** How a call that never ran reaches the model (context.md, "Tool steps": denied, expired, invalid arguments). */
 const NOT_RUN = "Not run: ";
+/** How much of a message or a source the offline model quotes back. */
+const QUOTE_CHARS = 160;
 
 /**
  * The model used when no API key is configured: deterministic, streamed in chunks, and honest
@@ -67,7 +70,7 @@ export function offlineReply(request: CompletionRequest): string {
   const steps = numberedSteps(said);
   const sections = [system.length > 0 && "system prompt", history > 0 && `history (${history} message${history === 1 ? "" : "s"})`, "current message"].filter(Boolean);
   return [
-    `(offline model) You said: "${shortened(quoted)}"`,
+    `(offline model) You said: "${lineStart(quoted, QUOTE_CHARS)}"`,
     firstSourceCited(system),
     contextReport ? `I received: ${contextReport}` : `I received ${history} earlier message${history === 1 ? "" : "s"} and these sections: ${sections.join(", ")}.`,
     // Steps taught in the message come back as a list, so the offline procedure detector has something to find.
@@ -75,10 +78,6 @@ export function offlineReply(request: CompletionRequest): string {
     toolsHint(request.tools ?? []),
     "Set OPENAI_API_KEY to get real answers.",
   ].filter(Boolean).join("\n\n");
-}
-
-function shortened(text: string): string {
-  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
 /**
@@ -90,7 +89,7 @@ function firstSourceCited(system: readonly LoopMessage[]): string | null {
   const first = knowledge && /\n\[1\] <knowledge source="([^"]*)">\n([\s\S]*?)\n<\/knowledge>/.exec(knowledge);
   if (!first) return null;
   const [, source, text] = first;
-  return `According to ${unescapeFrame(source!)} [1]: "${shortened(unescapeFrame(text!).replace(/\s+/g, " ").trim())}"`;
+  return `According to ${unescapeFrame(source!)} [1]: "${lineStart(unescapeFrame(text!), QUOTE_CHARS)}"`;
 }
 
 /** The results this turn's calls brought back: the `tool` messages the request ends with. */

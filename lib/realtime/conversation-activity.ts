@@ -1,3 +1,4 @@
+import { lineStart } from "@/lib/text/line-start";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { ConversationActivity, MessageMeta } from "./events";
 
@@ -5,8 +6,7 @@ const PREVIEW_CHARACTERS = 140;
 
 /** How a message starts, on one line: what a notification or the inbox shows of it. */
 export function previewOf(content: string): string {
-  const text = content.replace(/\s+/g, " ").trim();
-  return text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS - 1)}…` : text;
+  return lineStart(content, PREVIEW_CHARACTERS);
 }
 
 /**
