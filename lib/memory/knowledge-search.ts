@@ -19,8 +19,8 @@ export const TEXT_QUERY_CHARS = 1_000;
 export const TEXT_QUERY_WORDS = 32;
 /**
  * A word is too common to search by text when ANALYZE's statistics find it in more than 5 % of
- * the chunks and in more than 50 of them (chorus_knowledge_text_query): it would rank nothing,
- * and ranking its matches is what costs.
+ * the chunks and in more than 50 of them (chorus_knowledge_text_search, reading the statistics'
+ * copy that refreshStatistics makes): it would rank nothing, and ranking its matches is what costs.
  */
 const COMMON_FRACTION = 0.05;
 const COMMON_CHUNKS = 50;
@@ -90,8 +90,8 @@ export async function searchKnowledge({ prisma, vectors }: { prisma: Prisma; vec
 /**
  * The agent's ready chunks holding every one of the words, or when none does any of them, best
  * ts_rank first, at most `depth`: one
- * call of chorus_knowledge_text_search (migration 20261130010000), which leaves out stop words and
- * common words and searches the GIN index on "searchVector". No words left: nothing (the fusion is
+ * call of chorus_knowledge_text_search (migrations 20261130010000, 20261201030000), which leaves
+ * out stop words and common words and searches the GIN index on "searchVector". No words left: nothing (the fusion is
  * then the vector ranking).
  */
 export async function textRanking(prisma: Prisma, agentId: string, words: string[], depth: number): Promise<ChunkRow[]> {

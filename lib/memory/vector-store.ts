@@ -117,8 +117,11 @@ async function keepScanningFilteredResults(db: Database): Promise<void> {
 
 /**
  * Up-to-date row counts, so the planner picks the HNSW index over a scan once a table is large.
- * The embedded database has no autovacuum to do it: start-up and each ingestion ask for it.
+ * The embedded database has no autovacuum to do it: start-up and each ingestion ask for it. The
+ * knowledge chunks' common words, which text search leaves out, are copied from the new
+ * statistics (migration 20261201030000_knowledge_common_lexemes).
  */
 export async function refreshStatistics(prisma: Prisma, tables: readonly VectorTable[] = VECTOR_TABLES): Promise<void> {
   for (const table of tables) await prisma.$executeRawUnsafe(`ANALYZE "${table}"`);
+  if (tables.includes("knowledge_chunks")) await prisma.$executeRaw`SELECT "chorus_refresh_common_lexemes"()`;
 }

@@ -5,7 +5,7 @@ import { normalise } from "@/lib/memory/embedder";
 import { RRF_K } from "@/lib/memory/knowledge-search";
 import { createMemoryStores } from "@/lib/memory/memory-stores";
 import type { MemoryQuery } from "@/lib/memory/retrieve-memory";
-import { vectorStore, type VectorStore } from "@/lib/memory/vector-store";
+import { refreshStatistics, vectorStore, type VectorStore } from "@/lib/memory/vector-store";
 import { createOfflineAgent } from "../support/fixtures";
 import { createTestDatabase } from "../support/test-database";
 
@@ -117,7 +117,7 @@ describe("hybrid knowledge retrieval", () => {
       ...Array.from({ length: 80 }, (_, rank): [string, number[]] => [`Pump ${rank} keeps the pump pressure steady.`, filler(rank)]),
       ["The pump reports code ZX-9000 when its seal wears out.", axis(4)],
     ]);
-    await db.prisma.$executeRawUnsafe(`ANALYZE "knowledge_chunks"`);
+    await refreshStatistics(db.prisma, ["knowledge_chunks"]);
     // "pump" is in 81 of the table's 120 chunks: no text ranking; the code still ranks by text.
     expect((await search("pump", "hybrid", pumps)).every((chunk) => chunk.textRank === null)).toBe(true);
     const found = await search("Which pump shows ZX-9000?", "hybrid", pumps);
