@@ -1,13 +1,18 @@
 import type { PGlite } from "@electric-sql/pglite";
-import type pg from "pg";
+import pg from "pg";
 
 /**
- * The few raw operations the migrator and the health check need, over either engine.
- * Everything else goes through Prisma.
+ * The few raw operations the migrator, the health check and exact vector search's scan need, over
+ * either engine. Everything else goes through Prisma.
  */
 export interface SqlDriver {
   readonly engine: "pglite" | "postgres";
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * Hands each row to `onRow`; on PostgreSQL as it arrives, none kept: a scan of many rows read
+   * once leaves no garbage to outlive it.
+   */
+  forEachRow<Row = Record<string, unknown>>(sql: string, params: unknown[], onRow: (row: Row) => void): Promise<void>;
   /** Runs `work` in one transaction on one connection; multi-statement SQL is allowed in `exec`. */
   transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -23,6 +28,9 @@ export function pgliteDriver(db: PGlite): SqlDriver {
     engine: "pglite",
     async query<Row>(sql: string, params: unknown[] = []) {
       return (await db.query<Row>(sql, params)).rows;
+    },
+    async forEachRow<Row>(sql: string, params: unknown[], onRow: (row: Row) => void) {
+      for (const row of (await db.query<Row>(sql, params)).rows) onRow(row);
     },
     transaction(work) {
       return db.transaction((tx) =>
@@ -43,6 +51,32 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
     engine: "postgres",
     async query<Row>(sql: string, params: unknown[] = []) {
       return (await pool.query(sql, params)).rows as Row[];
+    },
+    async forEachRow<Row>(sql: string, params: unknown[], onRow: (row: Row) => void) {
+      const client = await pool.connect();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const query = new pg.Query<Row & pg.QueryResultRow>(sql, params);
+          let failure: { error: unknown } | null = null;
+          // Listening before the query is sent: pg keeps no rows when something listens for them.
+          query.on("row", (row) => {
+            if (failure) return;
+            try {
+              onRow(row);
+            } catch (error) {
+              failure = { error };
+            }
+          });
+          query.on("error", reject);
+          query.on("end", () => (failure ? reject(failure.error) : resolve()));
+          client.query(query);
+        });
+        client.release();
+      } catch (error) {
+        // As pool.query does: a client whose query failed is closed, not reused.
+        client.release(error instanceof Error ? error : true);
+        throw error;
+      }
     },
     async transaction(work) {
       const client = await pool.connect();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { candidateIds, CODES_HEADER, float64FromHex } from "./embedding-codes";
+import { candidateFilter, CODES_HEADER, cosineBounds, float64FromHex } from "./embedding-codes";
 import { cosine } from "@/test/support/cosine";
 
 /** What chorus_embedding_codes (migration 20261127010000_embedding_codes) makes of a real[]. */
@@ -25,6 +25,13 @@ function hex(value: number): string {
   return Array.from(new Uint8Array(view.buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/** The candidates of a scan of `rows`, fed to the filter one at a time as the driver does. */
+function candidateIds(rows: { id: string; codes: string }[], vector: number[], k: number, dimensions: number): string[] | null {
+  const filter = candidateFilter(vector, k, dimensions);
+  if (!filter) return null;
+  for (const row of rows) filter.add(row.id, row.codes);
+  return filter.ids();
+}
 
 const DIMENSIONS = 12;
 const component = fc.double({ min: -1, max: 1, noNaN: true });
@@ -61,6 +68,22 @@ describe("embedding codes", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("bounds every row's cosine, also where the codes hold the vector exactly and the query's rounding to integers is all the error", () => {
+    // Integers up to 63 with one of ±63: the step is 1, the codes are the vector, r = 0.
+    const exact = fc.tuple(fc.array(fc.integer({ min: -63, max: 63 }), { minLength: DIMENSIONS - 1, maxLength: DIMENSIONS - 1 }), fc.constantFrom(-63, 63)).map(([rest, end]) => [...rest, end]);
+    // Components of very different sizes: the small ones round to 0 in the integer query.
+    const mixed = fc.array(fc.tuple(component, fc.integer({ min: 0, max: 12 })), { minLength: DIMENSIONS, maxLength: DIMENSIONS }).map((parts) => parts.map(([value, exponent]) => value * 10 ** -exponent));
+    fc.assert(
+      fc.property(fc.oneof(exact, vectorArb), fc.oneof(mixed, vectorArb).filter((vector) => vector.some((value) => Math.fround(value) !== 0)), (row, query) => {
+        const [low, high] = cosineBounds(query, DIMENSIONS)!(encode(row)!)!;
+        const truth = cosine(query, row);
+        expect(low).toBeLessThanOrEqual(truth);
+        expect(high).toBeGreaterThanOrEqual(truth);
+      }),
+      { numRuns: 2_000 },
     );
   });
 

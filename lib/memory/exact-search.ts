@@ -1,25 +1,30 @@
 import type { Prisma } from "@/lib/db/open-database";
 import { empty, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
-import { candidateIds, CODES_HEADER, type CodedRow } from "./embedding-codes";
+import { candidateFilter, CODES_HEADER } from "./embedding-codes";
 import type { NearestQuery, Neighbour, VectorDatabase } from "./vector-store";
 
 /**
  * Exact cosine search without an index (no pgvector, or no HNSW index for the dimension), in
  * two statements. The first reads the matching rows' compact codes (lib/memory/embedding-codes.ts:
- * about D bytes a row, stored in the row, arriving as plain text) and bounds every row's cosine
- * in JavaScript; the second ranks the few rows that may be in the top k with
- * chorus_cosine_distance, exactly as a full scan would: the same rows, scores and tie-breaks.
+ * about D bytes a row, stored in the row, arriving as plain text) and bounds each row's cosine as
+ * it arrives (the dot product in WebAssembly: lib/memory/codes-dot.ts), keeping only the rows
+ * that may be in the top k; the second ranks those few with chorus_cosine_distance, exactly as a
+ * full scan would: the same rows, scores and tie-breaks.
  * No cache: every search reads what the database holds now, whichever node wrote it.
  */
 export async function exactNearest<Row extends Neighbour>({ prisma, sql: driver }: VectorDatabase, dimensions: number, query: NearestQuery): Promise<Row[]> {
   if (query.k <= 0) return [];
+  const filter = candidateFilter(query.vector, query.k, dimensions);
+  if (!filter) return rankByCosine<Row>(prisma, dimensions, query);
   const scan = sql`
     SELECT t."id", t."embeddingCodes" AS "codes"
     FROM ${raw(`"${query.table}" t`)}
     WHERE octet_length(t."embeddingCodes") = ${raw(String(CODES_HEADER + Math.trunc(dimensions)))} AND ${query.where}`;
-  // Through the driver: Prisma's mapping of 20,000 rows would cost about as much as reading them.
-  const rows = await driver.query<CodedRow>(scan.text, scan.values.map(driverValue));
-  const ids = candidateIds(rows, query.vector, query.k, dimensions);
+  // Through the driver, each row bounded as it arrives: Prisma's mapping of 20,000 rows would cost
+  // about as much as reading them, and 20,000 rows kept until the last would cost as much again in
+  // garbage collection.
+  await driver.forEachRow<{ id: string; codes: string }>(scan.text, scan.values.map(driverValue), (row) => filter.add(row.id, row.codes));
+  const ids = filter.ids();
   if (!ids) return rankByCosine<Row>(prisma, dimensions, query);
   const ranked = await rankByCosine<Row>(prisma, dimensions, query, ids);
   // A candidate deleted between the two statements: rank every row instead (rare, and right).

@@ -99,6 +99,14 @@ describe("exact vector search", () => {
     }
   }, 60_000);
 
+  it("gives each of several searches running at once its own answer, the full scan's", async () => {
+    const random = () => Array.from({ length: DIMENSIONS }, () => Math.random() - 0.5);
+    const { agentId } = await storeChunks(db.prisma, projectId, Array.from({ length: 300 }, random));
+    const searches = Array.from({ length: 6 }, () => chunksOf(agentId, random(), 4));
+    const found = await Promise.all(searches.map((search) => exact().nearest(search)));
+    for (const [index, search] of searches.entries()) expect(found[index]).toEqual(await rankByCosine(db.prisma, DIMENSIONS, search));
+  });
+
   it("breaks ties as the full scan does (episodes: the newer first)", async () => {
     const { agentId } = await createAgent(db.prisma, projectId);
     // One person per episode: an episode is unique per session end, agent and person.
