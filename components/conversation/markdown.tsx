@@ -3,6 +3,7 @@ import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { CodeBlock } from "./code-block";
+import { plainLine, type PlainLine } from "./plain-line";
 import { remarkMentions, type MentionHandles } from "./remark-mentions";
 import { remarkSourceMarkers, SOURCE_PROPERTY } from "./remark-source-markers";
 import { sourceElementId, type Citations } from "./source-ids";
@@ -15,6 +16,16 @@ function languageOf(children: ReactNode): string | null {
   if (!isValidElement<{ className?: string }>(code)) return null;
   return /language-([\w+#-]+)/.exec(code.props.className ?? "")?.[1] ?? null;
 }
+
+// Also what a plain line is shown with, without the parser (see PlainMarkdown).
+const Paragraph = ({ children }: { children?: ReactNode }) => <p className="whitespace-pre-wrap break-words">{children}</p>;
+const BulletList = ({ children }: { children?: ReactNode }) => <ul className="list-disc space-y-0.5 pl-6">{children}</ul>;
+// A list may start at another number than 1 ("3. …"): its start is kept.
+const OrderedList = ({ children, start }: { children?: ReactNode; start?: number }) => (
+  <ol start={start} className="list-decimal space-y-0.5 pl-6">
+    {children}
+  </ol>
+);
 
 // react-markdown renders no raw HTML (it shows as text) and its default URL transform drops
 // javascript: and other unsafe links, so message text can never run script.
@@ -47,14 +58,9 @@ const components: Components = {
       {children}
     </td>
   ),
-  ul: ({ children }) => <ul className="list-disc space-y-0.5 pl-6">{children}</ul>,
-  // A list may start at another number than 1 ("3. …"): its start is kept.
-  ol: ({ children, start }) => (
-    <ol start={start} className="list-decimal space-y-0.5 pl-6">
-      {children}
-    </ol>
-  ),
-  p: ({ children }) => <p className="whitespace-pre-wrap break-words">{children}</p>,
+  ul: BulletList,
+  ol: OrderedList,
+  p: Paragraph,
   blockquote: ({ children }) => <blockquote className="border-l-4 border-slate-300 pl-3 text-muted dark:border-slate-600">{children}</blockquote>,
   h1: ({ children }) => <p className="text-lg font-bold">{children}</p>,
   h2: ({ children }) => <p className="text-base font-bold">{children}</p>,
@@ -71,9 +77,37 @@ const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]["rehypePlug
 /**
  * A message's markdown, styled for both themes; @mentions of participants highlighted; with
  * `citations` (a reply's sources), its [n] markers link to them. Parsing and highlighting run
- * again only when the text, the handles or the citations change (memo).
+ * again only when the text, the handles or the citations change (memo), and not at all for a
+ * plain line (see `plainLine`).
  */
 export const Markdown = memo(function Markdown({ text, handles = noMentions, citations }: { text: string; handles?: MentionHandles; citations?: Citations }) {
+  const plain = citations ? null : plainLine(text);
+  return plain ? <PlainMarkdown line={plain} /> : <ParsedMarkdown text={text} handles={handles} citations={citations} />;
+});
+
+/**
+ * A plain line as the parser would render it (the same elements, and the line breaks it puts
+ * around a list's item): a streamed reply's line being written skips the parser on every piece.
+ */
+function PlainMarkdown({ line }: { line: PlainLine }) {
+  if (line.kind === "paragraph")
+    return (
+      <div className="space-y-2">
+        <Paragraph>{line.text}</Paragraph>
+      </div>
+    );
+  const item = (
+    <>
+      {"\n"}
+      <li>{line.text}</li>
+      {"\n"}
+    </>
+  );
+  return <div className="space-y-2">{line.kind === "bullet" ? <BulletList>{item}</BulletList> : <OrderedList start={line.start === 1 ? undefined : line.start}>{item}</OrderedList>}</div>;
+}
+
+/** Markdown through the parser; exported for the tests that hold PlainMarkdown to it. */
+export function ParsedMarkdown({ text, handles = noMentions, citations }: { text: string; handles?: MentionHandles; citations?: Citations }) {
   const cited = useMemo<Components>(
     () => (citations ? { ...components, sup: ({ children, ...props }) => <SourceMarker citations={citations} number={Number((props as Record<string, unknown>)[SOURCE_PROPERTY])}>{children}</SourceMarker> } : components),
     [citations],
@@ -85,7 +119,7 @@ export const Markdown = memo(function Markdown({ text, handles = noMentions, cit
       </ReactMarkdown>
     </div>
   );
-});
+}
 
 /** A reply's [n]: a link to its n-th source under the reply, which it moves focus to (and shows). */
 function SourceMarker({ citations, number, children }: { citations: Citations; number: number; children: ReactNode }) {
