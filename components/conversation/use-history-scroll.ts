@@ -113,6 +113,9 @@ function useHoldReadingPlace(scroller: RefObject<HTMLElement | null>, firstItemI
   const [note] = useState(() => () => {
     if (holding.current) return;
     place.current = readingPlace(scroller.current);
+    // Followed, the list is kept at the bottom and the watch would act on nothing (see moved): one
+    // started on every scroll (a streamed reply's every new line) ran frame after frame for nothing.
+    if (following.current) return;
     const watching = watch.current;
     const running = watching.framesLeft > 0;
     watching.framesLeft = WATCH_FRAMES;
