@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TYPING_TTL_MS } from "@/lib/realtime/events";
-import { applyTypingEvent, describeTypists, withoutExpired, type Typists } from "./typing-state";
+import { applyTypingEvent, describeTypists, typistsLabel, withoutExpired, type Typists } from "./typing-state";
 
 const alice = { kind: "user" as const, id: "a", name: "Alice" };
 const bob = { kind: "user" as const, id: "b", name: "Bob" };
@@ -39,5 +39,12 @@ describe("typing indicator", () => {
     typists = applyTypingEvent(typists, { conversationId: "c", actor: bob, typing: true }, 5_000);
     expect([...withoutExpired(typists, TYPING_TTL_MS + 1).keys()]).toEqual(["b"]);
     expect([...applyTypingEvent(typists, { conversationId: "c", actor: bob, typing: false }, 5_001).keys()]).toEqual(["a"]);
+  });
+
+  it("keeps the same entries when none expired, so a sweep that changes nothing renders nothing", () => {
+    const typists = applyTypingEvent(new Map(), { conversationId: "c", actor: toby, typing: true }, 0);
+    expect(withoutExpired(typists, TYPING_TTL_MS - 1)).toBe(typists);
+    expect(typistsLabel(withoutExpired(typists, TYPING_TTL_MS - 1))).toBe("Toby is thinking…");
+    expect(typistsLabel(withoutExpired(typists, TYPING_TTL_MS))).toBeNull();
   });
 });

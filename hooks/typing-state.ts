@@ -9,8 +9,15 @@ export function applyTypingEvent(typists: Typists, event: TypingEvent, now: numb
   return next;
 }
 
+/** The entries still alive; the same map when none expired. */
 export function withoutExpired(typists: Typists, now: number): Typists {
-  return new Map([...typists].filter(([, entry]) => entry.expiresAt > now));
+  const alive = [...typists].filter(([, entry]) => entry.expiresAt > now);
+  return alive.length === typists.size ? typists : new Map(alive);
+}
+
+/** What the indicator says for these typists. */
+export function typistsLabel(typists: Typists): string | null {
+  return describeTypists([...typists.values()].map((entry) => entry.actor));
 }
 
 /**

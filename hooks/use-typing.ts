@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import { TYPING_REFRESH_MS, type TypingEvent } from "@/lib/realtime/events";
-import { applyTypingEvent, describeTypists, withoutExpired, type Typists } from "./typing-state";
+import { applyTypingEvent, typistsLabel, withoutExpired, type Typists } from "./typing-state";
 import { getSocket, listenTo } from "./use-socket";
 
 /** Stop announcing after this long without a keystroke. */
@@ -12,30 +12,37 @@ const IDLE_MS = 4_000;
 /**
  * Who else is typing in this conversation, and the calls the composer makes while its user
  * types. Entries expire without a refresh, and vanish when that person's message arrives or
- * this socket disconnects.
+ * this socket disconnects. The entries are kept outside React and only what the line says is
+ * state: a refresh (an agent's every 3 s while it streams) or a sweep that finds nothing expired
+ * does not render the conversation again.
  */
 export function useTyping(conversationId: string, userId: string) {
-  const [typists, setTypists] = useState<Typists>(() => new Map());
+  const typists = useRef<Typists>(new Map());
+  const [label, setLabel] = useState<string | null>(null);
   const lastSent = useRef(0);
   const idleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     const socket = getSocket();
+    const update = (next: Typists) => {
+      typists.current = next;
+      setLabel(typistsLabel(next));
+    };
     const onTyping = (event: TypingEvent) => {
-      if (event.conversationId === conversationId && event.actor.id !== userId) setTypists((current) => applyTypingEvent(current, event, Date.now()));
+      if (event.conversationId === conversationId && event.actor.id !== userId) update(applyTypingEvent(typists.current, event, Date.now()));
     };
     const onMessage = (message: MessageDto) => {
       if (message.conversationId !== conversationId || message.author.kind === "system") return;
       const authorId = message.author.id;
-      setTypists((current) => (current.has(authorId) ? new Map([...current].filter(([id]) => id !== authorId)) : current));
+      if (typists.current.has(authorId)) update(new Map([...typists.current].filter(([id]) => id !== authorId)));
     };
-    const onDisconnect = () => setTypists(new Map());
-    const sweep = setInterval(() => setTypists((current) => (current.size === 0 ? current : withoutExpired(current, Date.now()))), 1_000);
+    const onDisconnect = () => update(new Map());
+    const sweep = setInterval(() => update(withoutExpired(typists.current, Date.now())), 1_000);
     const stopListening = listenTo(socket, { typing: onTyping, "message:created": onMessage, disconnect: onDisconnect });
     return () => {
       clearInterval(sweep);
       stopListening();
-      setTypists(new Map());
+      update(new Map());
     };
   }, [conversationId, userId]);
 
@@ -58,5 +65,5 @@ export function useTyping(conversationId: string, userId: string) {
 
   useEffect(() => stopped, [stopped]);
 
-  return { label: describeTypists([...typists.values()].map((entry) => entry.actor)), typed, stopped };
+  return { label, typed, stopped };
 }
