@@ -14,6 +14,14 @@ import { startBenchServer } from "./bench-server";
 const AGENTS = 10;
 const ROUNDS = 60;
 const WARMUP = 20;
+/**
+ * Between one sample and the next, on both sides of the ratio: a person reads a reply before
+ * asking again. Without it a question lands while the turn before it is still ending (its job
+ * ended, the worker looking for more work) and its sample counts that turn's tail; and a process
+ * idle for a moment answers more slowly than one that has just answered, which must then hold on
+ * both sides alike.
+ */
+const PAUSE_MS = 50;
 
 /** Post → first streamed token, and how many messages per second agents get through. */
 export async function measureAgents(): Promise<BenchResult[]> {
@@ -58,7 +66,7 @@ function send(socket: ClientSocket, conversationId: string, content: string) {
 
 /** Post → first token of the reply, seen by clients in a process of their own (first-token-client.ts). */
 export function measureFirstToken(url: string, users: TestUser[], conversationId: string, question = "@bot0 question"): Promise<number[]> {
-  return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, warmup: WARMUP, question });
+  return runBenchClient("bench/first-token-client.ts", { url, cookies: users.map((user) => user.cookie), conversationId, rounds: ROUNDS, warmup: WARMUP, pauseMs: PAUSE_MS, question });
 }
 
 /** The baseline: the same model call straight through the SDK, no Chorus in between (after `before`, when given: e.g. a first call). */
@@ -66,6 +74,7 @@ export async function measureDirectFirstToken(baseURL: string, before?: (client:
   const client = new OpenAI({ apiKey: "bench", baseURL });
   const samples: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
     const started = performance.now();
     await before?.(client);
     const stream = await client.chat.completions.create({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: `question ${round}` }] });

@@ -8,7 +8,7 @@ import type { Ack, MessageDelta } from "@/lib/realtime/events";
  * blocks its event loop while it works, which would delay a client in the same process and
  * charge the server for it. Asks ROUNDS questions one at a time; prints the samples as JSON.
  */
-const { url, cookies, conversationId, rounds, warmup, question } = JSON.parse(process.env.BENCH_CLIENT!) as {
+const { url, cookies, conversationId, rounds, warmup, pauseMs, question } = JSON.parse(process.env.BENCH_CLIENT!) as {
   url: string;
   /** One person per cookie, taking turns, so nobody reaches the rate limit. */
   cookies: string[];
@@ -16,6 +16,8 @@ const { url, cookies, conversationId, rounds, warmup, question } = JSON.parse(pr
   rounds: number;
   /** Rounds run first and not timed: the server's code and the database's plans warm up. */
   warmup: number;
+  /** After each reply, before the next question (bench/agents.ts, PAUSE_MS). */
+  pauseMs: number;
   question: string;
 };
 
@@ -56,8 +58,9 @@ for (let round = 0; round < warmup + rounds; round += 1) {
   await until(() => firstDelta.has(questionId));
   const { at, dispatchId } = firstDelta.get(questionId)!;
   if (round >= warmup) samples.push(at - started);
-  // The reply finishes before the next question, so an agent still busy never skews a sample.
+  // The reply finishes, and its turn ends, before the next question: an agent still busy never skews a sample.
   await until(() => repliedDispatches.has(dispatchId));
+  await new Promise((resolve) => setTimeout(resolve, pauseMs));
 }
 people.forEach(({ socket }) => socket.disconnect());
 console.log(JSON.stringify(samples));
