@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, Transaction } from "@/lib/db/open-database";
 import { insertPanel, planPanel, type PanelPlan } from "@/lib/panels/plan-panel";
 import { PANEL_HANDLE } from "@/lib/panels/panel-rules";
-import { raw } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { claimedDispatches, type ClaimedDispatch, type DispatchClaim } from "@/lib/dispatch/claim-dispatch";
 import { attachToMessage, checkAttachmentsToSend } from "@/lib/attachments/send-attachments";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { avatarOf } from "@/lib/avatars/avatar-rules";
@@ -34,16 +35,25 @@ export interface PostMessageResult {
   dispatchIds: string[];
   /** The panel the message asked, when it asked one (its agents start no ordinary turn). */
   panelId?: string;
+  /** One of those dispatches, claimed by the post's statement (when asked to claim): its turn runs now, on this node. */
+  claimed?: ClaimedDispatch | null;
 }
 
 /**
  * Writes a user's message with the conversation's next sequence number, its mentions and the
  * author's read position. Idempotent on (conversation, clientId): a retried or duplicated send
- * returns the first message.
+ * returns the first message. With `claim`, a post that starts agent turns claims one of them in
+ * the same statement (not a post with files or a panel, written in a transaction of their own).
  */
 export async function postMessage(
   prisma: Prisma,
-  { userId, input, backlog = DEFAULT_BACKLOG, attachmentsPerMessage = DEFAULT_ATTACHMENTS_PER_MESSAGE }: { userId: string; input: PostMessageInput; backlog?: BacklogLimits; attachmentsPerMessage?: number },
+  {
+    userId,
+    input,
+    backlog = DEFAULT_BACKLOG,
+    attachmentsPerMessage = DEFAULT_ATTACHMENTS_PER_MESSAGE,
+    claim,
+  }: { userId: string; input: PostMessageInput; backlog?: BacklogLimits; attachmentsPerMessage?: number; claim?: DispatchClaim },
 ): Promise<PostMessageResult> {
   const files = { userId, conversationId: input.conversationId, attachmentIds: input.attachmentIds ?? [] };
   try {
@@ -56,11 +66,11 @@ export async function postMessage(
     const mentions = parseMentions(input.content);
     // Most posts ask no panel: one statement, which writes nothing when a mention names a saved panel.
     if (files.attachmentIds.length === 0 && !mentions.includes(PANEL_HANDLE)) {
-      const posted = await insertMessage(prisma, { userId, input, mentions, backlog, unlessSavedPanel: mentions.length > 0 });
+      const posted = await insertMessage(prisma, { userId, input, mentions, backlog, unlessSavedPanel: mentions.length > 0, claim });
       if (posted) return posted;
     }
     const plan = await planPanel(prisma, { conversationId: input.conversationId, mentions });
-    if (!plan && files.attachmentIds.length === 0) return (await insertMessage(prisma, { userId, input, mentions, backlog }))!;
+    if (!plan && files.attachmentIds.length === 0) return (await insertMessage(prisma, { userId, input, mentions, backlog, claim }))!;
     // The question, its panel and its files are written together.
     const ordinary = plan ? mentions.filter((handle) => !plan.consumedHandles.includes(handle)) : mentions;
     return await prisma.$transaction(async (tx) => {
@@ -88,6 +98,7 @@ function findPosted(prisma: Prisma, input: PostMessageInput) {
 type Recipients = Omit<PostMessageResult, "message" | "created" | "panelId">;
 
 interface InsertedRow extends Recipients {
+  claimed: ClaimedDispatch | null;
   authorName: string | null;
   /** The author's avatar, from the users row the function reads for their name. */
   authorImage: string | null;
@@ -120,21 +131,37 @@ function backlogRefusal(over: "conversation" | "person", limits: BacklogLimits):
  * rate bucket, allocates the next seq, inserts the message, its mentions and dispatches, moves
  * read positions and returns who must be told; it refuses a message whose turns would pass the
  * backlog limits (migration 20261125030000). A database function, so that its plans are kept
- * instead of made again for every post.
+ * instead of made again for every post. With `claim`, the same statement then claims one of the
+ * dispatches it wrote (claim-dispatch.ts): the claim's own statement sees the post's rows, as a
+ * database function's statements see what the ones before them wrote.
  */
 async function insertMessage(
   prisma: Transaction,
-  { userId, input, mentions, backlog, panel, unlessSavedPanel = false }: { userId: string; input: PostMessageInput; mentions: string[]; backlog: BacklogLimits; panel?: PanelPlan; unlessSavedPanel?: boolean },
+  {
+    userId,
+    input,
+    mentions,
+    backlog,
+    panel,
+    unlessSavedPanel = false,
+    claim,
+  }: { userId: string; input: PostMessageInput; mentions: string[]; backlog: BacklogLimits; panel?: PanelPlan; unlessSavedPanel?: boolean; claim?: DispatchClaim },
 ): Promise<PostMessageResult | null> {
   const id = randomUUID();
   const now = new Date();
   const metadata = { ...userMessageMetadata(now), ...(panel ? { panelId: panel.id } : {}) };
+  // Read before the statement: once it has claimed a turn, nothing after it may fail.
+  const replyTo = input.replyToMessageId ? await quoteFor(prisma, input.replyToMessageId) : null;
   // chorus_post_unless_saved_panel (migration 20261201010000): the same, unless a mention names a saved panel.
   const post = raw(unlessSavedPanel ? `"chorus_post_unless_saved_panel"` : `"chorus_post_message"`);
+  const claimed = claim
+    ? sql`CASE WHEN cardinality(p."dispatchIds") > 0 THEN (SELECT row_to_json(c) FROM (${claimedDispatches(claim, sql`p."dispatchIds"`)}) c) END`
+    : sql`NULL::json`;
   const [row] = await prisma.$queryRaw<InsertedRow[]>`
-    SELECT * FROM ${post}(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
+    SELECT p.*, ${claimed} AS "claimed"
+    FROM ${post}(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
       ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${mentions}::text[],
-      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int, ${input.replyToMessageId ?? null})`;
+      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int, ${input.replyToMessageId ?? null}) p`;
 
   if (row?.refused === "saved_panel") return null;
   if (!row?.authorName) throw await refusalFor(prisma, input.conversationId);
@@ -158,11 +185,11 @@ async function insertMessage(
     author: { kind: "user", id: userId, name: row.authorName, ...avatarOf({ id: userId, image: row.authorImage, avatarColor: row.authorColor }) },
     createdAt: now.toISOString(),
     ...unchangedMessage,
-    replyTo: input.replyToMessageId ? await quoteFor(prisma, input.replyToMessageId) : null,
+    replyTo,
   };
   if (panel) await insertPanel(prisma, panel, { conversationId: input.conversationId, questionMessageId: id });
   const { participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds } = row;
-  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds, ...(panel ? { panelId: panel.id } : {}) };
+  return { message, created: true, participantUserIds, mentionedUserIds, mentionedAgentIds, unknownMentions, dispatchedAgentIds, dispatchIds, claimed: row.claimed, ...(panel ? { panelId: panel.id } : {}) };
 }
 
 async function existingMessage(prisma: Prisma, userId: string, input: PostMessageInput): Promise<MessageDto> {

@@ -1,6 +1,6 @@
 import type { TurnRow } from "@/lib/agents/load-turn-context";
 import type { Prisma } from "@/lib/db/open-database";
-import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { sql, type Sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { nodeName, pendingRunningTable } from "@/lib/jobs/job-table";
 import { monthlyUsageColumn, type MonthlyUsage } from "@/lib/usage/monthly-cap";
 
@@ -43,6 +43,14 @@ export const dispatchTable = pendingRunningTable(
   sql`"id", "messageId", "agentId", "conversationId", "attempt", "failures", "lastError", "askMessageId", "mode", "historyLimit", "depth", "allowHandoff", "regeneratesMessageId"`,
 );
 
+/** How a dispatch is claimed: the lease, and the provider's limit on turns in flight (PROVIDER_MAX_CONCURRENT). */
+export interface DispatchClaim {
+  leaseMs: number;
+  providerLimit: number;
+  /** Other nodes claim from the same PostgreSQL (not the embedded database): the limit is counted under a lock. */
+  sharedDatabase: boolean;
+}
+
 /**
  * Takes the next runnable dispatch, leased to this worker:
  * - in order: a dispatch runs only after every earlier unfinished dispatch of the same agent in
@@ -61,14 +69,23 @@ export async function claimNextDispatch(
   prisma: Prisma,
   { leaseMs, among, providerLimit = 0, sharedDatabase = false }: { leaseMs: number; among?: string[]; providerLimit?: number; sharedDatabase?: boolean },
 ): Promise<ClaimedDispatch | null> {
+  const [row] = await prisma.$queryRaw<ClaimedDispatch[]>`${claimedDispatches({ leaseMs, providerLimit, sharedDatabase }, sql`${among ?? null}::text[]`)}`;
+  return row ?? null;
+}
+
+/**
+ * The query that claims (at most one of) `among` (an SQL text array; NULL: any runnable
+ * dispatch) and returns it as ClaimedDispatch's columns; a post that writes dispatches claims
+ * one with it in its own statement (post-message.ts).
+ */
+export function claimedDispatches({ leaseMs, providerLimit, sharedDatabase }: DispatchClaim, among: Sql): Sql {
   // One statement, chorus_claim_dispatch (migration 20261127020000_turn_functions), whose plan is
   // kept. The embedded database runs one statement at a time, so only a shared PostgreSQL needs
   // the lock: two nodes counting at once would both see room for one more turn. The loading
   // (migration 20261127100000_claim_with_turn) reads what was committed after the claim
   // (20261128010000_claimed_turn_fresh_snapshot), which holds the message: it was written with its
   // dispatch, perhaps while the claim waited for the lock.
-  const [row] = await prisma.$queryRaw<ClaimedDispatch[]>`
+  return sql`
     SELECT ${dispatchTable.columns}, "chorus_claimed_turn_context"(d) AS "turn", ${monthlyUsageColumn(sql`d."agentId"`)} AS "monthlyUsage"
-    FROM "chorus_claim_dispatch"(${Math.round(leaseMs)}::int, ${among ?? null}::text[], ${providerLimit}::int, ${providerLimit > 0 && sharedDatabase}, ${nodeName}) d`;
-  return row ?? null;
+    FROM "chorus_claim_dispatch"(${Math.round(leaseMs)}::int, ${among}, ${providerLimit}::int, ${providerLimit > 0 && sharedDatabase}, ${nodeName}) d`;
 }

@@ -1,9 +1,15 @@
 import type { Prisma } from "@/lib/db/open-database";
-import { startLeasedWorker, type LeasedWorker } from "@/lib/jobs/leased-worker";
+import { startLeasedWorker, type LeasedWorker, type WorkerSlot } from "@/lib/jobs/leased-worker";
 import type { Lease } from "@/lib/jobs/lease";
-import { claimNextDispatch, dispatchTable, type ClaimedDispatch } from "./claim-dispatch";
+import { claimNextDispatch, dispatchTable, type ClaimedDispatch, type DispatchClaim } from "./claim-dispatch";
 
-export type DispatchWorker = LeasedWorker<ClaimedDispatch>;
+/** A place on this node for the turn a post claims in its own statement: how to claim it, and where it then runs. */
+export type TurnSlot = WorkerSlot<ClaimedDispatch> & DispatchClaim;
+
+export interface DispatchWorker extends LeasedWorker<ClaimedDispatch> {
+  /** A place for a turn its post will claim: null when this node is full or stopping (the post only wakes the worker). */
+  reserveTurn(): TurnSlot | null;
+}
 
 export interface DispatchWorkerOptions {
   prisma: Prisma;
@@ -28,7 +34,7 @@ export interface DispatchWorkerOptions {
 
 /** Agent turns on the leased-job loop (lib/jobs): a busy agent's turns run in order. */
 export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000, pollMs = 1_000, maxAttempts = 3, concurrency = 64, providerLimit = 0, sharedDatabase = false, onWaiting, phaseOf }: DispatchWorkerOptions): DispatchWorker {
-  return startLeasedWorker({
+  const worker = startLeasedWorker({
     prisma,
     table: dispatchTable,
     claim: (options) => claimNextDispatch(prisma, { ...options, providerLimit, sharedDatabase }),
@@ -42,4 +48,11 @@ export function startDispatchWorker({ prisma, runTurn, giveUp, leaseMs = 60_000,
     onWaiting,
     phaseOf,
   });
+  return {
+    ...worker,
+    reserveTurn() {
+      const slot = worker.reserve();
+      return slot && { ...slot, providerLimit, sharedDatabase };
+    },
+  };
 }

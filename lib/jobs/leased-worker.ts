@@ -41,11 +41,23 @@ export interface LeasedWorkerOptions<Job extends ClaimedJob> {
   phaseOf?(id: string): string | undefined;
 }
 
+/** A place in a worker for a job claimed by a statement of someone else's: a post that claims the turn it writes. */
+export interface WorkerSlot<Job extends ClaimedJob> {
+  /** The lease to claim with: it lasts this long from when the claiming statement was sent. */
+  leaseMs: number;
+  /** Runs the job claimed for this place, under a lease expiring at `expiresAt`. */
+  fill(job: Job, expiresAt: number): void;
+  /** Nothing was claimed for it. */
+  release(): void;
+}
+
 export interface LeasedWorker<Job extends ClaimedJob> {
   /** Look for work now: these jobs were just written here (all runnable work when omitted). */
   wake(ids?: string[]): void;
   /** Runs a job this node already holds (written active under a lease expiring at `expiresAt`), without a claim. */
   adopt(job: Job, expiresAt: number): void;
+  /** Holds a place for a job another statement will claim: null when the node is full or stopping. */
+  reserve(): WorkerSlot<Job> | null;
   /** Stops claiming, stops the running jobs and gives them back for another node to take at once. */
   stop(): Promise<void>;
 }
@@ -61,6 +73,9 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
   const { prisma, table, leaseMs = 30_000, pollMs = 1_000, concurrency = 4, maxFailures = 3, backoff = { baseMs: 2_000, maxMs: 5 * 60_000 } } = options;
   const claim = options.claim ?? ((claiming) => claimJob<Job>(prisma, table, { leaseMs: claiming.leaseMs, order: sql`d."createdAt"` }));
   const running = new Map<Promise<void>, HeldLease>();
+  /** Places held for jobs being claimed by other statements (reserve): they count as running. */
+  let reserved = 0;
+  const full = () => running.size + reserved >= concurrency;
   let draining = false;
   /** Settles when the claims under way end: stop() waits for it. */
   let drained = Promise.resolve();
@@ -125,14 +140,14 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
     if (ids) ids.forEach((id) => wanted.add(id));
     else sweep = true;
     // The node is full: these wait for a slot (claimed when a running job ends).
-    if (ids && running.size >= concurrency) options.onWaiting?.(ids);
+    if (ids && full()) options.onWaiting?.(ids);
     requests += 1;
     if (draining) return;
     draining = true;
     let settle!: () => void;
     drained = new Promise((resolve) => (settle = resolve));
     try {
-      while (!stopped && running.size < concurrency && (sweep || wanted.size > 0)) {
+      while (!stopped && !full() && (sweep || wanted.size > 0)) {
         const requestsBefore = requests;
         const sentAt = Date.now();
         const job = await claim({ leaseMs, among: sweep ? undefined : [...wanted] });
@@ -168,6 +183,26 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
     adopt(job, expiresAt) {
       // A stopping node leaves it to its lease: another node takes it when the lease lapses.
       if (!stopped) start(job, new HeldLease(table.kind, job.id, job.attempt, expiresAt));
+    },
+    reserve() {
+      if (stopped || full()) return null;
+      reserved += 1;
+      let held = true;
+      const free = () => {
+        if (held) reserved -= 1;
+        held = false;
+      };
+      return {
+        leaseMs,
+        fill(job, expiresAt) {
+          free();
+          const lease = new HeldLease(table.kind, job.id, job.attempt, expiresAt);
+          // Claimed as the node began stopping: given back for another node to run at once.
+          if (stopped) void releaseJob(prisma, table, lease).catch((error: unknown) => log.warn(`${table.kind} not released`, { id: job.id, error }));
+          else start(job, lease);
+        },
+        release: free,
+      };
     },
     async stop() {
       stopped = true;

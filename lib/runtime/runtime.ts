@@ -123,6 +123,7 @@ export function messaging(runtime: Runtime) {
 export function postingDeps(runtime: Runtime): PostingDeps {
   return {
     wakeDispatcher: (dispatchIds) => runtime.dispatcher?.wake(dispatchIds),
+    reserveTurn: () => runtime.dispatcher?.reserveTurn() ?? null,
     wakePanels: () => runtime.panels?.wake(),
     backlog: { perConversation: runtime.env.MAX_QUEUED_TURNS_PER_CONVERSATION, perPerson: runtime.env.MAX_QUEUED_TURNS_PER_PERSON },
     attachmentsPerMessage: runtime.attachments.limits.perMessage,

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { postMessage } from "@/lib/conversations/post-message";
+import { sendMessage } from "@/lib/conversations/send-message";
+import { noopPublisher } from "@/lib/realtime/publisher";
 import { loadTurnContext } from "@/lib/agents/load-turn-context";
 import { claimNextDispatch } from "@/lib/dispatch/claim-dispatch";
 import { startDispatchWorker } from "@/lib/dispatch/dispatch-worker";
@@ -155,6 +157,61 @@ describe("dispatch", () => {
       expect((await loadTurnContext(app.prisma, turn)).current.id).toBe(message.id);
     },
   );
+
+  it("a post claims the first turn it starts in its own statement, loaded as a claim would load it; an agent still busy is left to the worker", async () => {
+    const claim = { leaseMs: 60_000, providerLimit: 0, sharedDatabase: app.db.engine === "postgres" };
+    const { id: roomId } = await createChannel(app.prisma, { userId: alice.id, projectId, name: "claiming", agentIds: [agents.toby, agents.ada] });
+    const ask = (content: string) => postMessage(app.prisma, { userId: alice.id, input: { conversationId: roomId, clientId: randomUUID(), content }, claim });
+
+    const both = await ask("@toby and @ada, both of you please");
+    const claimed = both.claimed!;
+    expect(claimed).toMatchObject({ messageId: both.message.id, conversationId: roomId, attempt: 1, failures: 0, mode: "direct" });
+    expect(both.dispatchIds).toContain(claimed.id);
+    const rows = await app.prisma.dispatch.findMany({ where: { messageId: both.message.id } });
+    expect(rows.map((row) => [row.agentId === claimed.agentId, row.status, row.leaseUntil !== null])).toEqual(
+      expect.arrayContaining([
+        [true, "running", true],
+        [false, "pending", false],
+      ]),
+    );
+    const loaded = await loadTurnContext(app.prisma, claimed);
+    expect(loaded.current.id).toBe(both.message.id);
+    expect(loaded).toEqual(await loadTurnContext(app.prisma, { ...claimed, turn: undefined, monthlyUsage: undefined }));
+
+    // The claimed agent answers in order: its next question waits for this turn.
+    const busy = claimed.agentId === agents.toby ? "toby" : "ada";
+    const next = await ask(`@${busy} and one more thing`);
+    expect(next.claimed).toBeNull();
+    expect(await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: next.message.id } })).toMatchObject({ status: "pending", attempt: 0 });
+  });
+
+  it("a post runs the turn it claims on this node at once, in one of the node's places; a full node leaves the next one to the worker", async () => {
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const ran: string[] = [];
+    const worker = startDispatchWorker({ prisma: app.prisma, runTurn: async (job) => {
+        ran.push(job.id);
+        await finished;
+      }, giveUp: async () => undefined, concurrency: 1, pollMs: 60_000 });
+    const send = (content: string) =>
+      sendMessage({ prisma: app.prisma, publisher: noopPublisher, reserveTurn: () => worker.reserveTurn(), wakeDispatcher: (ids) => worker.wake(ids) }, { userId: alice.id, input: { conversationId: groupId, clientId: randomUUID(), content } });
+    try {
+      const first = await send("@toby first question");
+      expect(ran).toEqual([first.claimed!.id]);
+      // Its one place is taken: the next post claims nothing, and its turn waits until the first ends.
+      expect(worker.reserveTurn()).toBeNull();
+      const second = await send("@ada second question");
+      expect(second.claimed).toBeNull();
+      expect(ran).toHaveLength(1);
+      finish();
+      await until(() => ran.length === 2, "the second turn to run once the first ended");
+      expect(ran[1]).toBe(second.dispatchIds[0]);
+      expect(worker.reserveTurn()).toMatchObject({ leaseMs: 60_000, providerLimit: 0 });
+    } finally {
+      finish();
+      await worker.stop();
+    }
+  });
 
   it("a worker stopped while claiming gives the dispatch back at once instead of starting it", async () => {
     const { message } = await post(groupId, "@toby are you still there?");
