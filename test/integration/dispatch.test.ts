@@ -185,6 +185,19 @@ describe("dispatch", () => {
     expect(await app.prisma.dispatch.findFirstOrThrow({ where: { messageId: next.message.id } })).toMatchObject({ status: "pending", attempt: 0 });
   });
 
+  // CREATE OR REPLACE FUNCTION without ROWS would set 1,000 again: PostgreSQL then priced a post
+  // that claims its turn above jit_above_cost and compiled each one by JIT first (300 ms a post).
+  it("the functions a post that claims its turn runs are planned as returning one row", async () => {
+    const declared = await app.prisma.$queryRaw<{ name: string; rows: number }[]>`
+      SELECT "proname" AS "name", "prorows"::float8 AS "rows" FROM "pg_proc"
+      WHERE "proname" IN ('chorus_post_message', 'chorus_post_unless_saved_panel', 'chorus_claim_dispatch') ORDER BY 1`;
+    expect(declared).toEqual([
+      { name: "chorus_claim_dispatch", rows: 1 },
+      { name: "chorus_post_message", rows: 1 },
+      { name: "chorus_post_unless_saved_panel", rows: 1 },
+    ]);
+  });
+
   it("a post runs the turn it claims on this node at once, in one of the node's places; a full node leaves the next one to the worker", async () => {
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
