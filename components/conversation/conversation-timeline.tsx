@@ -1,26 +1,25 @@
 "use client";
 
-import { forwardRef, memo, useCallback, useMemo, type LiHTMLAttributes, type ReactNode, type Ref } from "react";
+import { forwardRef, memo, useCallback, useMemo, useSyncExternalStore, type LiHTMLAttributes, type ReactNode, type Ref } from "react";
 import { Virtuoso, type ContextProp, type ItemProps, type ListProps } from "react-virtuoso";
 import type { MessageDto } from "@/lib/conversations/message-dto";
-import type { LiveReplyInfo, LiveReplyStore } from "@/hooks/live-reply-store";
+import type { LiveReplyStore } from "@/hooks/live-reply-store";
 import type { PendingMessage } from "@/hooks/use-send-message";
 import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
 import { LiveReplyContent, liveReplyRowProps } from "./live-replies";
 import { groupRowProps, MessageGroupContent, type MessageActions } from "./message-group";
 import { DividerContent, dividerRowProps } from "./message-list";
 import { PendingMessageContent, pendingRowProps } from "./pending-messages";
-import { QueuedTurnContent, queuedTurnRowProps } from "./queued-turns";
+import { QueuedTurns } from "./queued-turns";
 import type { MentionHandles } from "./remark-mentions";
 import { timelineItems, type TimelineItem } from "./timeline";
 import type { useHistoryScroll } from "./use-history-scroll";
 
-/** One row of the conversation's list: a divider, a group of messages, or what is on its way. */
-export type TimelineRow =
-  | TimelineItem
-  | { kind: "pending"; key: string; pending: PendingMessage }
-  | { kind: "live"; key: string; reply: LiveReplyInfo }
-  | { kind: "queued"; key: string; turn: QueuedTurn };
+/**
+ * One row of the conversation's virtualised list: a divider, a group of messages, or a message
+ * being sent. Replies streaming and turns waiting come after them, in the footer (see Footer).
+ */
+export type TimelineRow = TimelineItem | { kind: "pending"; key: string; pending: PendingMessage };
 
 /** What every row may need; one object, kept stable by the caller, so rows render only when they change. */
 export interface TimelineContext extends MessageActions {
@@ -28,6 +27,8 @@ export interface TimelineContext extends MessageActions {
   /** The seq of the message marked (opened at, found). */
   highlighted: number | null;
   live: LiveReplyStore;
+  /** Turns waiting to start, after the streaming replies. */
+  queued: QueuedTurn[];
   canStop: (replyToMessageId: string) => boolean;
   onStop: (dispatchId: string) => void;
   onRetry: (clientId: string) => void;
@@ -35,6 +36,7 @@ export interface TimelineContext extends MessageActions {
   /** Above the first row: loading, the beginning, or nothing yet. */
   header: string | null;
   observeList: (list: HTMLElement | null) => void;
+  observeFooter: (footer: HTMLElement | null) => void;
 }
 
 function rowProps(row: TimelineRow): LiHTMLAttributes<HTMLLIElement> {
@@ -47,10 +49,6 @@ function rowProps(row: TimelineRow): LiHTMLAttributes<HTMLLIElement> {
       return groupRowProps(row.group);
     case "pending":
       return pendingRowProps();
-    case "live":
-      return liveReplyRowProps(row.reply);
-    case "queued":
-      return queuedTurnRowProps(row.turn);
   }
 }
 
@@ -82,18 +80,16 @@ function rowContent(_index: number, row: TimelineRow, context: TimelineContext):
     }
     case "pending":
       return <PendingMessageContent item={row.pending} onRetry={context.onRetry} onDiscard={context.onDiscard} />;
-    case "live":
-      return <LiveReplyContent reply={row.reply} store={context.live} canStop={context.canStop(row.reply.replyToMessageId)} onStop={context.onStop} handles={context.handles} />;
-    case "queued":
-      return <QueuedTurnContent turn={row.turn} onStop={context.onStop} canStop={context.canStop(row.turn.replyToMessageId)} />;
   }
 }
 
-// The list is an <ol> of <li> rows for screen readers (and axe), as it was before it was virtualised.
-const List = forwardRef(function List({ children, style, context, ...props }: ListProps<HTMLOListElement> & ContextProp<TimelineContext>, ref: Ref<HTMLOListElement>) {
+// The list for screen readers (and axe) is the scroller (role "list"): Virtuoso's rows and the
+// footer's are its items, so a streaming reply can grow outside Virtuoso's measured rows. Each
+// <li>'s own parent is "none" (a <div>, not an <ol>, which would make a second list).
+const List = forwardRef(function List({ children, style, context, ...props }: ListProps<HTMLDivElement> & ContextProp<TimelineContext>, ref: Ref<HTMLDivElement>) {
   const { observeList } = context;
   const attach = useCallback(
-    (element: HTMLOListElement | null) => {
+    (element: HTMLDivElement | null) => {
       if (typeof ref === "function") ref(element);
       else if (ref) ref.current = element;
       observeList(element);
@@ -101,9 +97,9 @@ const List = forwardRef(function List({ children, style, context, ...props }: Li
     [ref, observeList],
   );
   return (
-    <ol {...props} ref={attach} style={style} aria-label="Messages">
+    <div {...props} ref={attach} style={style} role="none">
       {children}
-    </ol>
+    </div>
   );
 });
 
@@ -117,15 +113,36 @@ function Item({ children, item, context, ...props }: ItemProps<TimelineRow> & Co
 }
 
 // One height whatever it says, so that the rows below never move when loading starts or ends.
+// An item of the list, as everything in it is (a paragraph there fails axe's aria-required-children).
 function Header({ context }: ContextProp<TimelineContext>) {
   return (
-    <p className="h-8 py-2 text-center text-xs text-muted" aria-live="polite">
-      {context.header}
-    </p>
+    <div role="none">
+      <li className="h-8 py-2 text-center text-xs text-muted" aria-live="polite">
+        {context.header}
+      </li>
+    </div>
   );
 }
 
-const Footer = () => <div className="h-2" />;
+/**
+ * Replies streaming and turns waiting, after the rows: a reply growing line by line grows the
+ * footer, not a row, so Virtuoso neither measures its rows again nor renders them (that took
+ * three frames of every piece that started a line); use-history-scroll keeps it in view.
+ */
+function Footer({ context }: ContextProp<TimelineContext>) {
+  const { live, queued, observeFooter } = context;
+  const replies = useSyncExternalStore(live.subscribeReplies, live.replies, live.replies);
+  return (
+    <div ref={observeFooter} role="none" className="pb-2">
+      {replies.map((reply) => (
+        <li key={reply.dispatchId} {...liveReplyRowProps(reply)}>
+          <LiveReplyContent reply={reply} store={live} canStop={context.canStop(reply.replyToMessageId)} onStop={context.onStop} handles={context.handles} />
+        </li>
+      ))}
+      <QueuedTurns turns={queued} onStop={context.onStop} canStop={context.canStop} />
+    </div>
+  );
+}
 
 const components = { List, Item, Header, Footer };
 
@@ -151,7 +168,9 @@ export const ConversationTimeline = memo(function ConversationTimeline({
     <Virtuoso<TimelineRow, TimelineContext>
       {...virtuosoProps}
       data-testid="message-scroller"
-      className="h-full overflow-x-hidden"
+      role="list"
+      aria-label="Messages"
+      className="h-full list-none overflow-x-hidden"
       data={rows}
       context={context}
       components={components}
@@ -166,9 +185,9 @@ export const ConversationTimeline = memo(function ConversationTimeline({
 });
 
 /**
- * The list's rows: the timeline of the loaded messages, then messages being sent, replies
- * streaming and turns waiting. Each page's oldest message starts a group (`pageStarts`), so when
- * an older page is added above, the groups already shown keep their messages, keys and rows.
+ * The list's rows: the timeline of the loaded messages, then messages being sent. Each page's
+ * oldest message starts a group (`pageStarts`), so when an older page is added above, the groups
+ * already shown keep their messages, keys and rows.
  */
 export function useTimelineRows({
   messages,
@@ -178,8 +197,6 @@ export function useTimelineRows({
   openedAt,
   userId,
   pending,
-  live,
-  queued,
 }: {
   messages: MessageDto[];
   pageStarts: ReadonlySet<string>;
@@ -189,20 +206,10 @@ export function useTimelineRows({
   openedAt: number;
   userId: string;
   pending: PendingMessage[];
-  live: LiveReplyInfo[];
-  queued: QueuedTurn[];
 }): TimelineRow[] {
   const items = useMemo(
     () => timelineItems(messages, { readUpTo, openedAt, userId, now: new Date(), breakBefore: pageStarts, fromBeginning: complete }),
     [messages, pageStarts, complete, readUpTo, openedAt, userId],
   );
-  return useMemo(
-    () => [
-      ...items,
-      ...pending.map((item) => ({ kind: "pending" as const, key: `pending:${item.clientId}`, pending: item })),
-      ...live.map((reply) => ({ kind: "live" as const, key: `live:${reply.dispatchId}`, reply })),
-      ...queued.map((turn) => ({ kind: "queued" as const, key: `queued:${turn.dispatchId}`, turn })),
-    ],
-    [items, pending, live, queued],
-  );
+  return useMemo(() => [...items, ...pending.map((item) => ({ kind: "pending" as const, key: `pending:${item.clientId}`, pending: item }))], [items, pending]);
 }

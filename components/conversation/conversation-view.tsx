@@ -99,7 +99,7 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
     else url.searchParams.delete("fork");
     window.history.replaceState(window.history.state, "", url);
   }, []);
-  const rows = useTimelineRows({ messages, pageStarts, complete: !hasOlder, readUpTo, openedAt, userId, pending: unconfirmed, live: replies.replies, queued });
+  const rows = useTimelineRows({ messages, pageStarts, complete: !hasOlder, readUpTo, openedAt, userId, pending: unconfirmed });
   // Read when scrolling to a message (a link, find), not a reason to scroll again when rows change.
   const latestRows = useRef(rows);
   useLayoutEffect(() => {
@@ -149,14 +149,16 @@ export function ConversationView({ userId, isAdmin, canInspect, conversation, pa
       context: messageContext,
       highlighted,
       live: replies.store,
+      queued,
       canStop,
       onStop: replies.stop,
       onRetry: retry,
       onDiscard: discard,
       header,
       observeList: scroll.observeList,
+      observeFooter: scroll.observeFooter,
     }),
-    [handles, canInspect, showFork, messageContext, highlighted, replies.store, canStop, replies.stop, retry, discard, header, scroll.observeList],
+    [handles, canInspect, showFork, messageContext, highlighted, replies.store, queued, canStop, replies.stop, retry, discard, header, scroll.observeList, scroll.observeFooter],
   );
 
   useMarkRead(conversation.id, latestSeq, atBottom, conversation.lastReadSeq);

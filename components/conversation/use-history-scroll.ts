@@ -42,6 +42,21 @@ function whenReaderActs(then: () => void): () => void {
   return cancel;
 }
 
+/** What observes the size of one element (the latest given) with `onResize`, until the list unmounts. */
+function useObserveSize(onResize: () => void): (element: HTMLElement | null) => void {
+  const observer = useRef<ResizeObserver | null>(null);
+  useEffect(() => () => observer.current?.disconnect(), []);
+  return useCallback(
+    (element: HTMLElement | null) => {
+      observer.current?.disconnect();
+      if (!element || typeof ResizeObserver === "undefined") return;
+      observer.current ??= new ResizeObserver(() => onResize());
+      observer.current.observe(element);
+    },
+    [onResize],
+  );
+}
+
 /** The first message at least partly in view, and its distance from the top of the view. */
 function readingPlace(scroller: HTMLElement | null): { seq: string; offset: number } | null {
   if (!scroller) return null;
@@ -209,11 +224,14 @@ export function useHistoryScroll<Row extends Keyed>({
   // Through Virtuoso, not by setting scrollTop: a position it did not set makes it correct it
   // back, and the two took turns (every row mounted again, frame after frame, at phone width).
   // A move up not seen yet by onScroll (its event comes a frame later than a resize's callback)
-  // is the reader's: it ends following instead of being undone.
-  const keepAtBottom = useCallback(() => {
+  // is the reader's: it ends following instead of being undone. The footer (replies streaming)
+  // grows outside Virtuoso's rows, and Virtuoso counts its height only a frame later: its growth
+  // is scrolled to directly (no row is measured then, nothing for Virtuoso to correct).
+  const keepAtBottom = useCallback((footerGrew = false) => {
     const element = scroller.current;
     if (!element || !following.current || element.scrollHeight - element.scrollTop - element.clientHeight <= 1) return;
     if (element.scrollTop < lastTop.current - 1) following.current = false;
+    else if (footerGrew) element.scrollTop = element.scrollHeight;
     else virtuoso.current?.scrollToIndex({ index: "LAST", align: "end" });
   }, []);
   const older = useRef({ hasOlder, loadingOlder, loadOlder, rows, firstItemIndex });
@@ -287,17 +305,8 @@ export function useHistoryScroll<Row extends Keyed>({
 
   // A streaming reply, an image that loads, a message that grows: the list grows without a
   // scroll event. Followed, it is kept at the bottom in the same frame, before it is painted.
-  const resizes = useRef<ResizeObserver | null>(null);
-  const observeList = useCallback(
-    (list: HTMLElement | null) => {
-      resizes.current?.disconnect();
-      if (!list || typeof ResizeObserver === "undefined") return;
-      resizes.current ??= new ResizeObserver(keepAtBottom);
-      resizes.current.observe(list);
-    },
-    [keepAtBottom],
-  );
-  useEffect(() => () => resizes.current?.disconnect(), []);
+  const observeList = useObserveSize(keepAtBottom);
+  const observeFooter = useObserveSize(useCallback(() => keepAtBottom(true), [keepAtBottom]));
 
   const scrollerRef = useCallback(
     (element: HTMLElement | Window | null) => {
@@ -374,6 +383,7 @@ export function useHistoryScroll<Row extends Keyed>({
     scrollToBottom,
     scrollToMessage,
     observeList,
+    observeFooter,
     virtuosoProps: useMemo(() => ({ ref: virtuoso, scrollerRef, firstItemIndex, followOutput, rangeChanged }), [scrollerRef, firstItemIndex, followOutput, rangeChanged]),
   };
 }
