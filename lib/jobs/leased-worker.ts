@@ -135,13 +135,24 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
     running.set(task, lease);
   };
 
+  /** Runs a claimed job, or gives it back for another node to run at once when this one began stopping meanwhile. */
+  const begin = async (job: Job, lease: HeldLease) => {
+    if (stopped) await releaseJob(prisma, table, lease);
+    else start(job, lease);
+  };
+
   /** Claims runnable jobs within the concurrency: the ones named, or any. */
   const drain = async (ids?: string[]) => {
     if (ids) ids.forEach((id) => wanted.add(id));
     else sweep = true;
-    // The node is full: these wait for a slot (claimed when a running job ends).
+    // The node is full: these wait for a place (claimed when a running job ends or a reserved place is given back).
     if (ids && full()) options.onWaiting?.(ids);
     requests += 1;
+    await claimWanted();
+  };
+
+  /** The claims asked for (drain), one at a time, while the node has room. */
+  const claimWanted = async () => {
     if (draining) return;
     draining = true;
     let settle!: () => void;
@@ -153,10 +164,7 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
         const job = await claim({ leaseMs, among: sweep ? undefined : [...wanted] });
         if (job) {
           wanted.delete(job.id);
-          const lease = new HeldLease(table.kind, job.id, job.attempt, sentAt + leaseMs);
-          // Claimed as the node began stopping: given back for another node to run at once.
-          if (stopped) await releaseJob(prisma, table, lease);
-          else start(job, lease);
+          await begin(job, new HeldLease(table.kind, job.id, job.attempt, sentAt + leaseMs));
         } else if (requests === requestsBefore) {
           // Nothing runnable: a named job may wait behind another, whose end sweeps again.
           if (wanted.size > 0) options.onWaiting?.([...wanted]);
@@ -196,12 +204,13 @@ export function startLeasedWorker<Job extends ClaimedJob>(options: LeasedWorkerO
         leaseMs,
         fill(job, expiresAt) {
           free();
-          const lease = new HeldLease(table.kind, job.id, job.attempt, expiresAt);
-          // Claimed as the node began stopping: given back for another node to run at once.
-          if (stopped) void releaseJob(prisma, table, lease).catch((error: unknown) => log.warn(`${table.kind} not released`, { id: job.id, error }));
-          else start(job, lease);
+          void begin(job, new HeldLease(table.kind, job.id, job.attempt, expiresAt)).catch((error: unknown) => log.warn(`${table.kind} not released`, { id: job.id, error }));
         },
-        release: free,
+        release() {
+          free();
+          // Jobs named while this place was held wait for it.
+          if (!stopped && (sweep || wanted.size > 0)) void claimWanted();
+        },
       };
     },
     async stop() {

@@ -226,6 +226,22 @@ describe("dispatch", () => {
     }
   });
 
+  it("a turn woken while the node's last place is held for a post runs as soon as that place is given back", async () => {
+    const ran: string[] = [];
+    const worker = startDispatchWorker({ prisma: app.prisma, runTurn: async (job) => void ran.push(job.id), giveUp: async () => undefined, concurrency: 1, pollMs: 60_000 });
+    try {
+      const slot = worker.reserveTurn()!;
+      const { dispatchIds } = await post(groupId, "@ada are you free?");
+      worker.wake(dispatchIds);
+      expect(ran).toEqual([]);
+      slot.release();
+      await until(() => ran.length === 1, "the woken turn to run once the place was given back");
+      expect(ran).toEqual(dispatchIds);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("a worker stopped while claiming gives the dispatch back at once instead of starting it", async () => {
     const { message } = await post(groupId, "@toby are you still there?");
     const ran: string[] = [];
