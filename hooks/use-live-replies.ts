@@ -10,10 +10,11 @@ export type { LiveReplyInfo } from "./live-reply-store";
 
 /**
  * Agents' replies while they stream, replaced by the persisted message when it arrives. The
- * pieces go into a store outside React: the caller re-renders only when a reply starts or ends;
- * each bubble reads its own text with `useLiveReplyText`, so a piece re-renders that bubble alone.
+ * pieces go into a store outside React: the list's footer reads which replies stream with
+ * `useLiveReplyList` (it alone re-renders when one starts or ends), and each bubble its own text
+ * with `useLiveReplyText`, so a piece re-renders that bubble alone.
  */
-export function useLiveReplies(conversationId: string): { replies: LiveReplyInfo[]; store: LiveReplyStore; stop: (dispatchId: string) => void } {
+export function useLiveReplies(conversationId: string): { store: LiveReplyStore; stop: (dispatchId: string) => void } {
   const [store] = useState(() => new LiveReplyStore());
 
   useEffect(() => {
@@ -31,9 +32,13 @@ export function useLiveReplies(conversationId: string): { replies: LiveReplyInfo
     };
   }, [conversationId, store]);
 
-  const replies = useSyncExternalStore(store.subscribeReplies, store.replies, store.replies);
   const stop = useCallback((dispatchId: string) => getSocket().emit("agent:stop", { dispatchId }, () => undefined), []);
-  return { replies, store, stop };
+  return { store, stop };
+}
+
+/** The replies streaming now; re-renders its caller when one starts or ends. */
+export function useLiveReplyList(store: LiveReplyStore): LiveReplyInfo[] {
+  return useSyncExternalStore(store.subscribeReplies, store.replies, store.replies);
 }
 
 /** One streaming reply's text so far; re-renders its caller on every piece of that reply only. */

@@ -1,9 +1,10 @@
 "use client";
 
-import { forwardRef, memo, useCallback, useMemo, useSyncExternalStore, type LiHTMLAttributes, type ReactNode, type Ref } from "react";
+import { forwardRef, memo, useCallback, useMemo, type LiHTMLAttributes, type ReactNode, type Ref } from "react";
 import { Virtuoso, type ContextProp, type ItemProps, type ListProps } from "react-virtuoso";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { LiveReplyStore } from "@/hooks/live-reply-store";
+import { useLiveReplyList } from "@/hooks/use-live-replies";
 import type { PendingMessage } from "@/hooks/use-send-message";
 import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
 import { LiveReplyContent, liveReplyRowProps } from "./live-replies";
@@ -131,7 +132,7 @@ function Header({ context }: ContextProp<TimelineContext>) {
  */
 function Footer({ context }: ContextProp<TimelineContext>) {
   const { live, queued, observeFooter } = context;
-  const replies = useSyncExternalStore(live.subscribeReplies, live.replies, live.replies);
+  const replies = useLiveReplyList(live);
   return (
     <div ref={observeFooter} role="none" className="pb-2">
       {replies.map((reply) => (
