@@ -129,9 +129,11 @@ async function openTimes(context: BrowserContext, world: World, size: Size): Pro
   const times: number[] = [];
   for (let run = 0; run <= OPEN_RUNS; run++) {
     const page = await context.newPage();
+    await page.addInitScript(NAME_SHIM);
+    await page.addInitScript(watchNewest, world.newest[size]);
     await page.goto(`${world.url}/c/${world.conversations[size]}`, { waitUntil: "domcontentloaded" });
     const shown = await page
-      .waitForFunction(newestShown, world.newest[size], { polling: 16, timeout: 30_000 })
+      .waitForFunction(() => (window as Watched).chorusNewestShown ?? false, undefined, { timeout: 30_000 })
       .then((handle) => handle.jsonValue() as Promise<number>)
       .catch(async (error: unknown) => {
         await page.screenshot({ path: path.join(tmpdir(), `chorus-bench-browser-${size}.png`) });
@@ -143,14 +145,31 @@ async function openTimes(context: BrowserContext, world: World, size: Size): Pro
   return times;
 }
 
-/** In the page, checked every frame from the navigation on: the time (from the navigation's start) when the message numbered `seq` is inside the message list's view. */
-export function newestShown(seq: number): number | false {
-  const element = document.querySelector(`[data-testid="message-scroller"] [data-seq="${seq}"]`);
-  const scroller = element?.closest('[data-testid="message-scroller"]');
-  if (!element || !scroller) return false;
-  const box = element.getBoundingClientRect();
-  const view = scroller.getBoundingClientRect();
-  return box.height > 0 && box.top >= view.top - 1 && box.bottom <= view.bottom + 1 ? performance.now() : false;
+type Watched = Window & { chorusNewestShown?: number };
+
+/**
+ * In the page, from the document's start (an init script): every frame, before it is painted,
+ * whether the message numbered `seq` is inside the message list's view; the frame that first has
+ * it is timed once painted (a task queued then runs after the paint), from the navigation's start.
+ * A check run by Playwright instead starts after DOMContentLoaded and waits for the main thread,
+ * which is still busy with the page's scripts when the server-rendered messages are painted.
+ */
+function watchNewest(seq: number) {
+  const inView = () => {
+    const element = document.querySelector(`[data-testid="message-scroller"] [data-seq="${seq}"]`);
+    const scroller = element?.closest('[data-testid="message-scroller"]');
+    if (!element || !scroller) return false;
+    const box = element.getBoundingClientRect();
+    const view = scroller.getBoundingClientRect();
+    return box.height > 0 && box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+  };
+  const frame = () => {
+    if (!inView()) return requestAnimationFrame(frame);
+    const painted = new MessageChannel();
+    painted.port1.onmessage = () => ((window as Watched).chorusNewestShown = performance.now());
+    painted.port2.postMessage(null);
+  };
+  requestAnimationFrame(frame);
 }
 
 /** In the page: a user-timing mark at each streamed piece, as the socket receives it (before Socket.IO's own handler). */
