@@ -150,7 +150,8 @@ type Watched = Window & { chorusNewestShown?: number };
 /**
  * In the page, from the document's start (an init script): every frame, before it is painted,
  * whether the message numbered `seq` is inside the message list's view; the frame that first has
- * it is timed once painted (a task queued then runs after the paint), from the navigation's start.
+ * it is timed once painted, from the navigation's start: by Chromium's first contentful paint
+ * when it is that frame, otherwise when a task queued then runs (after the paint).
  * A check run by Playwright instead starts after DOMContentLoaded and waits for the main thread,
  * which is still busy with the page's scripts when the server-rendered messages are painted.
  */
@@ -163,11 +164,27 @@ function watchNewest(seq: number) {
     const view = scroller.getBoundingClientRect();
     return box.height > 0 && box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
   };
-  const frame = () => {
+  const frame = (frameStart: number) => {
     if (!inView()) return requestAnimationFrame(frame);
-    const painted = new MessageChannel();
-    painted.port1.onmessage = () => ((window as Watched).chorusNewestShown = performance.now());
-    painted.port2.postMessage(null);
+    // A task queued now runs once this frame is painted: when the main thread is free again.
+    const painted = new Promise<number>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(performance.now());
+      channel.port2.postMessage(null);
+    });
+    // Chromium reports the first contentful paint later, with the time it was presented: when
+    // that is this frame (it began no earlier), the newest message was shown then.
+    const firstPaint = new Promise<number>((resolve) =>
+      new PerformanceObserver((list, observer) => {
+        const paint = list.getEntriesByName("first-contentful-paint")[0];
+        if (!paint) return;
+        observer.disconnect();
+        resolve(paint.startTime);
+      }).observe({ type: "paint", buffered: true }),
+    );
+    void Promise.all([painted, firstPaint]).then(([afterPaint, firstContentful]) => {
+      (window as Watched).chorusNewestShown = firstContentful >= frameStart ? firstContentful : afterPaint;
+    });
   };
   requestAnimationFrame(frame);
 }
