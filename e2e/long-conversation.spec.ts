@@ -66,6 +66,32 @@ test("a long conversation: only rows near the view are in the page; find reaches
   await reader.context.close();
 });
 
+test("a conversation opens on its newest messages before any script runs, and the list takes their place without a second copy", async ({ browser, baseURL }) => {
+  const reader = await newPerson(browser, "Opener");
+  const channel = await reader.conversation.createChannel("first-screen", []);
+  await fillHistory(baseURL!, channel, 120, (n) => `opening ${n}`);
+
+  // What the server writes, painted as it is: the newest messages, at the bottom of the view.
+  const withoutScripts = await browser.newContext({ storageState: await reader.context.storageState(), javaScriptEnabled: false });
+  const still = await withoutScripts.newPage();
+  await still.goto(reader.page.url());
+  const list = still.getByRole("list", { name: "Messages" });
+  await expect(list.getByText("opening 120", { exact: true })).toBeInViewport({ ratio: 1 });
+  await expect(list.getByText("opening 90", { exact: true })).toHaveCount(1);
+  await expect(list.getByText("opening 1", { exact: true })).toHaveCount(0);
+  await withoutScripts.close();
+
+  // With scripts, the virtualised list replaces it: one list, each message once, the newest in view.
+  const page = reader.page;
+  await page.reload();
+  await expect(reader.conversation.messages().getByText("opening 120", { exact: true })).toBeInViewport();
+  await expect(page.locator("[inert]")).toHaveCount(0);
+  await expect(page.getByTestId("message-scroller")).toHaveCount(1);
+  await expect(page.getByText("opening 119", { exact: true })).toHaveCount(1);
+  await expectAccessible(page, "a conversation just opened");
+  await reader.context.close();
+});
+
 test("a link to an old message of a long conversation opens there and keeps it in view while newer and older pages arrive", async ({ browser, baseURL }) => {
   const reader = await newPerson(browser, "Reader");
   const channel = await reader.conversation.createChannel("long", []);

@@ -1,9 +1,10 @@
 "use client";
 
-import { forwardRef, memo, useCallback, useMemo, type LiHTMLAttributes, type ReactNode, type Ref } from "react";
+import { forwardRef, memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type LiHTMLAttributes, type ReactNode, type Ref } from "react";
 import { Virtuoso, type ContextProp, type ItemProps, type ListProps } from "react-virtuoso";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { LiveReplyStore } from "@/hooks/live-reply-store";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { useLiveReplyList } from "@/hooks/use-live-replies";
 import type { PendingMessage } from "@/hooks/use-send-message";
 import type { QueuedTurn } from "@/lib/dispatch/queued-turn";
@@ -38,6 +39,19 @@ export interface TimelineContext extends MessageActions {
   header: string | null;
   observeList: (list: HTMLElement | null) => void;
   observeFooter: (footer: HTMLElement | null) => void;
+}
+
+/** What the list's rows tell the timeline: that one is in the page (in the commit that put it there, before it is painted). */
+interface Shown {
+  rowShown: (row: HTMLElement) => void;
+}
+
+/**
+ * Whether the list has taken its place: Virtuoso first renders the newest row alone, at the top,
+ * to measure it, then the rows where the list opens, scrolled there (or every row, when they fit).
+ */
+function listInPlace(scroller: HTMLElement, rowCount: number): boolean {
+  return scroller.scrollTop > 0 || scroller.querySelectorAll("[data-item-index]").length >= rowCount;
 }
 
 function rowProps(row: TimelineRow): LiHTMLAttributes<HTMLLIElement> {
@@ -104,10 +118,12 @@ const List = forwardRef(function List({ children, style, context, ...props }: Li
   );
 });
 
-function Item({ children, item, context, ...props }: ItemProps<TimelineRow> & ContextProp<TimelineContext>) {
-  void context;
+function Item({ children, item, context, ...props }: ItemProps<TimelineRow> & ContextProp<TimelineContext & Shown>) {
+  const { rowShown } = context;
+  const row = useRef<HTMLLIElement>(null);
+  useLayoutEffect(() => rowShown(row.current!), [rowShown]);
   return (
-    <li {...props} {...rowProps(item)}>
+    <li ref={row} {...props} {...rowProps(item)}>
       {children}
     </li>
   );
@@ -147,6 +163,50 @@ function Footer({ context }: ContextProp<TimelineContext>) {
 
 const components = { List, Item, Header, Footer };
 
+/** About a tall screen of messages: what the first screen shows before any script has run. */
+const FIRST_SCREEN_MESSAGES = 30;
+
+function newestRows(rows: TimelineRow[]): TimelineRow[] {
+  let messages = 0;
+  let first = rows.length;
+  while (first > 0 && messages < FIRST_SCREEN_MESSAGES) {
+    const row = rows[--first]!;
+    messages += row.kind === "group" ? row.group.messages.length : 0;
+  }
+  return rows.slice(first);
+}
+
+/**
+ * The newest rows at the bottom of the view, written by the server so that they are on screen at
+ * the first paint, before the page's scripts have loaded and run (on a slow phone, a second or
+ * more). In the browser this element is left as the server wrote it, not hydrated: its rows would
+ * be rendered twice, as Virtuoso renders them again at once. Once the page is hydrated it covers
+ * the list, hidden from assistive technology, until Virtuoso has rows to show: Virtuoso measures
+ * the view before it renders any, and those frames would otherwise blink empty.
+ */
+function FirstScreen({ rows, context, hydrated }: { rows: TimelineRow[]; context: TimelineContext; hydrated: boolean }) {
+  const content =
+    typeof window === "undefined"
+      ? {
+          // As tall as the view at least, so that rows that do not fill it sit at its top, as in the list.
+          children: (
+            <div role="none" className="min-h-full shrink-0">
+              <Header context={context} />
+              {newestRows(rows).map((row, index) => (
+                <li key={row.key} {...rowProps(row)}>
+                  {rowContent(index, row, context)}
+                </li>
+              ))}
+            </div>
+          ),
+        }
+      : { dangerouslySetInnerHTML: { __html: "" } };
+  const semantics = hydrated ? { "aria-hidden": true, inert: true } : { "data-testid": "message-scroller", role: "list", "aria-label": "Messages" };
+  // Times wait for the list: the server does not know the reader's time zone. The scrollbar's
+  // place is kept, as the list has one: rows wrap as they will there.
+  return <div {...semantics} className="absolute inset-0 flex list-none flex-col justify-end overflow-hidden bg-white pb-2 [scrollbar-gutter:stable] dark:bg-slate-950 [&_time]:invisible" suppressHydrationWarning {...content} />;
+}
+
 const rowKey = (_index: number, row: TimelineRow) => row.key;
 
 /**
@@ -165,23 +225,42 @@ export const ConversationTimeline = memo(function ConversationTimeline({
   initialRow: number | null;
   virtuosoProps: ReturnType<typeof useHistoryScroll>["virtuosoProps"];
 }) {
+  const hydrated = useHydrated();
+  // Opened at a message (`?at=`), the list is placed around it: no first screen (nor in an empty one).
+  const [listShown, setListShown] = useState(initialRow !== null || rows.length === 0);
+  const rowCount = useRef(rows.length);
+  useLayoutEffect(() => {
+    rowCount.current = rows.length;
+  });
+  // The first screen gives way in the commit that puts the list's rows in place: no frame goes
+  // blank between them, and the page never holds both copies of a message.
+  const rowShown = useCallback((row: HTMLElement) => {
+    const scroller = row.closest<HTMLElement>('[data-testid="message-scroller"]');
+    if (!scroller || listInPlace(scroller, rowCount.current)) setListShown(true);
+  }, []);
+  const listContext = useMemo(() => ({ ...context, rowShown }), [context, rowShown]);
   return (
-    <Virtuoso<TimelineRow, TimelineContext>
-      {...virtuosoProps}
-      data-testid="message-scroller"
-      role="list"
-      aria-label="Messages"
-      className="h-full list-none overflow-x-hidden"
-      data={rows}
-      context={context}
-      components={components}
-      computeItemKey={rowKey}
-      itemContent={rowContent}
-      initialTopMostItemIndex={initialRow === null ? { index: "LAST", align: "end" } : { index: initialRow, align: "center" }}
-      // Rows just below the view are rendered too: what is sent, streams or waits at the bottom is
-      // in the page at once, also in a tab that is not painting (no scroll event, no measuring).
-      increaseViewportBy={{ top: 600, bottom: 1_000 }}
-    />
+    <>
+      {hydrated && (
+        <Virtuoso<TimelineRow, TimelineContext & Shown>
+          {...virtuosoProps}
+          data-testid="message-scroller"
+          role="list"
+          aria-label="Messages"
+          className="h-full list-none overflow-x-hidden"
+          data={rows}
+          context={listContext}
+          components={components}
+          computeItemKey={rowKey}
+          itemContent={rowContent}
+          initialTopMostItemIndex={initialRow === null ? { index: "LAST", align: "end" } : { index: initialRow, align: "center" }}
+          // Rows just below the view are rendered too: what is sent, streams or waits at the bottom is
+          // in the page at once, also in a tab that is not painting (no scroll event, no measuring).
+          increaseViewportBy={{ top: 600, bottom: 1_000 }}
+        />
+      )}
+      {!listShown && <FirstScreen rows={rows} context={context} hydrated={hydrated} />}
+    </>
   );
 });
 
