@@ -3,7 +3,7 @@ import { PreferencesProvider } from "@/components/providers/preferences-provider
 import { AppShell } from "@/components/shell/app-shell";
 import { Sidebar } from "@/components/shell/sidebar";
 import { listConversations } from "@/lib/conversations/list-conversations";
-import { getProjectDirectory } from "@/lib/projects/project-directory";
+import { getCurrentDirectory } from "@/lib/projects/current-directory";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { getCurrentAvatar, getCurrentPreferences, requireCurrentUser } from "@/lib/session/current-user";
 import { createChannelAction, openAgentChatAction, openDirectMessageAction, signOutAction } from "./actions";
@@ -13,7 +13,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   const { db } = await getRuntime();
   const [conversations, directory, preferences, avatar] = await Promise.all([
     listConversations(db.prisma, { userId: user.id }),
-    getProjectDirectory(db.prisma, { userId: user.id }),
+    getCurrentDirectory(),
     getCurrentPreferences(),
     getCurrentAvatar(),
   ]);

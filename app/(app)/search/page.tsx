@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { formFromUrl } from "@/components/search/search-form";
 import { SearchView } from "@/components/search/search-view";
 import { listConversations } from "@/lib/conversations/list-conversations";
-import { getProjectDirectory } from "@/lib/projects/project-directory";
+import { getCurrentDirectory } from "@/lib/projects/current-directory";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
 
@@ -13,7 +13,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const user = await requireCurrentUser();
   const { db } = await getRuntime();
   const params = await searchParams;
-  const [conversations, directory] = await Promise.all([listConversations(db.prisma, { userId: user.id }), getProjectDirectory(db.prisma, { userId: user.id })]);
+  const [conversations, directory] = await Promise.all([listConversations(db.prisma, { userId: user.id }), getCurrentDirectory()]);
   const initialForm = formFromUrl((name) => {
     const value = params[name];
     return typeof value === "string" ? value : undefined;

@@ -12,7 +12,7 @@ import { listPanelChoices } from "@/lib/panels/list-panel-choices";
 import { AppError } from "@/lib/errors/app-error";
 import { getRuntime } from "@/lib/runtime/runtime";
 import { requireCurrentUser } from "@/lib/session/current-user";
-import { getProjectDirectory } from "@/lib/projects/project-directory";
+import { getCurrentDirectory } from "@/lib/projects/current-directory";
 import { addAgentToConversationAction, deleteMyEpisodeAction, endSessionAction, listMyEpisodesAction, readSessionEndAction, postMessageAction, openAgentChatAction } from "../../actions";
 import { addMemberAction, removeMemberAction, setNotificationsAction, updateConversationAction } from "./actions";
 import { deleteMessageAction, editMessageAction, listVersionsAction, reactAction, regenerateReplyAction, showVersionAction } from "../../message-actions";
@@ -38,7 +38,7 @@ export default async function ConversationPage({ params, searchParams }: { param
   const [initialPage, participants, directory, savedPanels] = await Promise.all([
     listMessages(db.prisma, { userId: user.id, conversationId, aroundSeq: anchorSeq ?? undefined }),
     listParticipants(db.prisma, { userId: user.id, conversationId }),
-    getProjectDirectory(db.prisma, { userId: user.id }),
+    getCurrentDirectory(),
     conversation.type === "group" ? listPanelChoices(db.prisma, { projectId: conversation.projectId }) : [],
   ]);
   const initialForkId = typeof fork === "string" && conversationIdSchema.safeParse(fork).success ? fork : null;
