@@ -234,9 +234,14 @@ export const ConversationTimeline = memo(function ConversationTimeline({
   });
   // The first screen gives way in the commit that puts the list's rows in place: no frame goes
   // blank between them, and the page never holds both copies of a message.
+  // Once in place, a row mounted while scrolling costs nothing more here.
+  const placed = useRef(listShown);
   const rowShown = useCallback((row: HTMLElement) => {
+    if (placed.current) return;
     const scroller = row.closest<HTMLElement>('[data-testid="message-scroller"]');
-    if (!scroller || listInPlace(scroller, rowCount.current)) setListShown(true);
+    if (scroller && !listInPlace(scroller, rowCount.current)) return;
+    placed.current = true;
+    setListShown(true);
   }, []);
   const listContext = useMemo(() => ({ ...context, rowShown }), [context, rowShown]);
   return (
