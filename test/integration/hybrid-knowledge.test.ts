@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/open-database";
 import { normalise } from "@/lib/memory/embedder";
-import { RRF_K } from "@/lib/memory/knowledge-search";
+import { CANDIDATES, RRF_K } from "@/lib/memory/knowledge-search";
 import { createMemoryStores } from "@/lib/memory/memory-stores";
 import type { MemoryQuery } from "@/lib/memory/retrieve-memory";
 import { refreshStatistics, vectorStore, type VectorStore } from "@/lib/memory/vector-store";
@@ -123,6 +123,13 @@ describe("hybrid knowledge retrieval", () => {
     const found = await search("Which pump shows ZX-9000?", "hybrid", pumps);
     expect(found[0]).toMatchObject({ content: "The pump reports code ZX-9000 when its seal wears out.", textRank: 1 });
     expect(found.filter((chunk) => chunk.textRank !== null)).toHaveLength(1);
+  });
+
+  // Assumed to return 1,000 rows (CREATE OR REPLACE FUNCTION without ROWS sets that again), the
+  // text ranking read every chunk of the table into a hash to join the ids it found.
+  it("plans the text search as returning its depth, so the chunks it finds are looked up by id", async () => {
+    const [declared] = await db.prisma.$queryRaw<{ rows: number }[]>`SELECT "prorows"::float8 AS "rows" FROM "pg_proc" WHERE "proname" = 'chorus_knowledge_text_search'`;
+    expect(declared?.rows).toBe(CANDIDATES);
   });
 
   it("refuses an unknown retrieval mode in the database", async () => {
