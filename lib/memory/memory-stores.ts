@@ -36,9 +36,10 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
 
     async episodic(query): Promise<RetrievedEpisode[]> {
       if (query.episodicTopK === 0 || !query.presence.episodes) return [];
-      const rows = await vectors.nearest<{ id: string; score: number; summary: string; facts: string[]; endedAt: Date }>({
+      const rows = await vectors.nearest<{ id: string; score: number; summary: string; facts: string[]; endedAt: Date | string }>({
         table: "episodes",
-        columns: sql`t."summary", t."facts", t."endedAt"`,
+        // With its zone: a search that shares its statement returns its rows as JSON (lib/memory/vector-store.ts).
+        columns: sql`t."summary", t."facts", (t."endedAt" AT TIME ZONE 'UTC') AS "endedAt"`,
         where: recallable("t.", query),
         vector: await query.embedding(),
         k: query.episodicTopK,

@@ -1,5 +1,5 @@
 import type { Database, Prisma } from "@/lib/db/open-database";
-import { empty, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
+import { empty, join as joinSql, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { log } from "@/lib/log/logger";
 import type { Embedder } from "./embedder";
 import { byDistance, exactNearest } from "./exact-search";
@@ -29,7 +29,7 @@ export interface NearestQuery {
   where: ReturnType<typeof sql>;
   vector: number[];
   k: number;
-  /** Ordering after distance, e.g. raw(`t."endedAt" DESC`). */
+  /** Ordering after distance, over a column the search also returns, e.g. raw(`t."endedAt" DESC`). */
   tieBreak?: ReturnType<typeof raw>;
 }
 
@@ -37,7 +37,10 @@ export interface VectorStore {
   /** "pgvector": HNSW indexes; "exact": every row's compact codes compared, the closest ranked exactly (no pgvector, or no index for the dimension: lib/memory/exact-search.ts). */
   readonly mode: "pgvector" | "exact";
   readonly dimensions: number;
-  /** The `k` rows nearest `vector` among those matching `where`: one statement with pgvector, two for exact search. */
+  /**
+   * The `k` rows nearest `vector` among those matching `where`: one statement with pgvector (the
+   * searches asked for in the same tick share it), two for exact search.
+   */
   nearest<Row extends Neighbour = Neighbour>(query: NearestQuery): Promise<Row[]>;
 }
 
@@ -78,27 +81,56 @@ export async function prepareVectorStore(db: Database, embedder: Pick<Embedder, 
 export type VectorDatabase = Pick<Database, "prisma" | "sql">;
 
 export function vectorStore(db: VectorDatabase, mode: VectorStore["mode"], dimensions: number): VectorStore {
-  const { prisma } = db;
-  const vectorType = raw(`vector(${Math.trunc(dimensions)})`);
-  // A literal, not a parameter: the planner must see it to use the partial index of this dimension.
-  const ofDimension = raw(`cardinality(t."embedding") = ${Math.trunc(dimensions)}`);
+  if (mode === "exact") return { mode, dimensions, nearest: (query) => exactNearest(db, dimensions, query) };
+  const searchIndexed = indexedSearch(db, dimensions);
   return {
     mode,
     dimensions,
-    async nearest<Row extends Neighbour>(query: NearestQuery): Promise<Row[]> {
-      if (query.k <= 0) return [];
-      if (mode === "exact") return exactNearest<Row>(db, dimensions, query);
-      const { table, join, columns, where, vector, k, tieBreak } = query;
-      const from = raw(`"${table}" t`);
-      const then = tieBreak ? sql`, ${tieBreak}` : empty;
-      const extra = columns ? sql`, ${columns}` : empty;
-      const distance = sql`(t."embedding"::${vectorType}) <=> ${`[${vector.join(",")}]`}::${vectorType}`;
-      return byDistance<Row>(prisma.$queryRaw`
-        SELECT t."id", ${distance} AS "distance"${extra}
-        FROM ${from} ${join ?? empty} WHERE ${ofDimension} AND ${where}
-        ORDER BY 2${then} LIMIT ${k}`);
-    },
+    nearest: <Row extends Neighbour>(query: NearestQuery) => (query.k <= 0 ? Promise.resolve([]) : (searchIndexed(query) as Promise<Row[]>)),
   };
+}
+
+/**
+ * pgvector's HNSW search. A turn's episodic and knowledge searches wait for the same embedding
+ * and ask at once: the searches asked for in one tick go to the database as one statement, each
+ * its own scan, its rows aggregated in its order, since on the embedded database every statement
+ * costs its own round of parsing, planning and the driver's work.
+ */
+function indexedSearch({ prisma }: VectorDatabase, dimensions: number): (query: NearestQuery) => Promise<Neighbour[]> {
+  const vectorType = raw(`vector(${Math.trunc(dimensions)})`);
+  // A literal, not a parameter: the planner must see it to use the partial index of this dimension.
+  const ofDimension = raw(`cardinality(t."embedding") = ${Math.trunc(dimensions)}`);
+  const scan = ({ table, join, columns, where, vector, k, tieBreak }: NearestQuery) => {
+    const distance = sql`(t."embedding"::${vectorType}) <=> ${`[${vector.join(",")}]`}::${vectorType}`;
+    return sql`
+      SELECT t."id", ${distance} AS "distance"${columns ? sql`, ${columns}` : empty}
+      FROM ${raw(`"${table}" t`)} ${join ?? empty} WHERE ${ofDimension} AND ${where}
+      ORDER BY 2${tieBreak ? sql`, ${tieBreak}` : empty} LIMIT ${k}`;
+  };
+  let batch: { query: NearestQuery; resolve: (rows: Neighbour[]) => void; reject: (error: unknown) => void }[] = [];
+  const run = async (asked: typeof batch) => {
+    if (asked.length === 1) return [await byDistance(prisma.$queryRaw`${scan(asked[0]!.query)}`)];
+    // Each scan's rows as JSON, ordered as the scan ordered them (the alias t is the scan's rows here).
+    const aggregated = asked.map(({ query }, index) =>
+      sql`(SELECT COALESCE(json_agg(t ORDER BY t."distance"${query.tieBreak ? sql`, ${query.tieBreak}` : empty}), '[]'::json) FROM (${scan(query)}) t) AS ${raw(`"${index}"`)}`,
+    );
+    const [row] = await prisma.$queryRaw<Record<string, unknown[]>[]>`SELECT ${joinSql(aggregated)}`;
+    return Promise.all(asked.map((_, index) => byDistance(Promise.resolve(row![String(index)]!))));
+  };
+  return (query) =>
+    new Promise((resolve, reject) => {
+      if (batch.length === 0) {
+        process.nextTick(() => {
+          const asked = batch;
+          batch = [];
+          run(asked).then(
+            (results) => asked.forEach(({ resolve: answer }, index) => answer(results[index]!)),
+            (error: unknown) => asked.forEach(({ reject: fail }) => fail(error)),
+          );
+        });
+      }
+      batch.push({ query, resolve, reject });
+    });
 }
 
 /**
