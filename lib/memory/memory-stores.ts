@@ -3,7 +3,7 @@ import { raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Prisma } from "@/lib/db/open-database";
 import type { Embedder } from "./embedder";
 import { searchKnowledge } from "./knowledge-search";
-import type { MemoryPresence, MemoryQuery, MemoryStores } from "./retrieve-memory";
+import type { MemoryQuery, MemoryStores } from "./retrieve-memory";
 import { matchesPattern } from "@/lib/validation/safe-pattern";
 import type { VectorStore } from "./vector-store";
 
@@ -53,21 +53,20 @@ export function createMemoryStores({ prisma, vectors, embedder }: { prisma: Pris
       if (approved.length === 0) return null;
       const triggered = approved.find((procedure) => procedure.trigger && matchesPattern(procedure.trigger, query.text));
       if (triggered) return { id: triggered.id, name: triggered.name, steps: triggered.steps, score: 1, matchedBy: "regex" };
-      // An agent has a handful of procedures: comparing them here spares a statement.
-      const vector = await query.embedding();
-      let best: { procedure: MemoryPresence["procedures"][number]; score: number } | null = null;
-      for (const procedure of approved) {
-        const score = procedure.embedding.length === vector.length ? dot(procedure.embedding, vector) : -1;
-        if (!best || score > best.score) best = { procedure, score };
-      }
-      return best && best.score >= query.procedureThreshold ? { id: best.procedure.id, name: best.procedure.name, steps: best.procedure.steps, score: best.score, matchedBy: "embedding" } : null;
+      // Ranked in the database, in the statement of the turn's other vector searches: the turn
+      // loads the procedures without their embeddings. On a tie, the newest.
+      const [best] = await vectors.nearest({
+        table: "procedures",
+        columns: sql`t."updatedAt"`,
+        where: sql`t."agentId" = ${query.agentId} AND t."status" = 'approved'`,
+        vector: await query.embedding(),
+        k: 1,
+        tieBreak: raw(`t."updatedAt" DESC`),
+      });
+      if (!best || best.score < query.procedureThreshold) return null;
+      // One approved since the turn loaded is left for the next turn.
+      const procedure = approved.find((each) => each.id === best.id);
+      return procedure ? { id: procedure.id, name: procedure.name, steps: procedure.steps, score: best.score, matchedBy: "embedding" } : null;
     },
   };
-}
-
-/** Embeddings are unit length: their dot product is their cosine similarity. */
-function dot(a: number[], b: number[]): number {
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
-  return sum;
 }

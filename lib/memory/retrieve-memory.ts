@@ -22,8 +22,8 @@ export interface MemoryQuery {
 export interface MemoryPresence {
   knowledge: boolean;
   episodes: boolean;
-  /** The agent's approved procedures, newest first. */
-  procedures: { id: string; name: string; trigger: string | null; steps: string[]; embedding: number[] }[];
+  /** The agent's approved procedures, newest first (without their embeddings: see MemoryStores.procedural). */
+  procedures: { id: string; name: string; trigger: string | null; steps: string[] }[];
 }
 
 export interface MemoryRetrieval {

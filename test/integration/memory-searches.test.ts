@@ -24,6 +24,7 @@ describe.runIf(databaseMode === "pglite")("a turn's memory searches", () => {
   const question = random();
   let agentId: string;
   let conversationId: string;
+  let procedures: { id: string; name: string; trigger: string | null; steps: string[] }[];
   const endedAt = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute, 30, 123));
 
   beforeAll(async () => {
@@ -44,7 +45,11 @@ describe.runIf(databaseMode === "pglite")("a turn's memory searches", () => {
       id: randomUUID(), agentId, userId: null, sessionEndId: sessionEnds.get(minute)!, conversationId, summary: `Summary at ${minute}`, facts: minute === 2 ? ["a fact"] : [], fromSeq: 1, toSeq: 2, startedAt: endedAt(0), endedAt: endedAt(minute), embedding,
     });
     await db.prisma.episode.createMany({ data: minutes.map((minute) => episode(minute, minute < 10 ? question : random())) });
-    for (const table of ["knowledge_chunks", "episodes"]) await db.sql.query(`ANALYZE "${table}"`);
+    // Two procedures as close as can be (the newer wins the tie), one far.
+    const procedure = (name: string, embedding: number[], updatedAt: Date) => ({ id: randomUUID(), agentId, name, trigger: null, steps: [`${name} step`], status: "approved", embedding, updatedAt });
+    await db.prisma.procedure.createMany({ data: [procedure("older", question, endedAt(1)), procedure("newer", question, endedAt(2)), procedure("far", random(), endedAt(3))] });
+    procedures = (await db.prisma.procedure.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true, trigger: true, steps: true } }));
+    for (const table of ["knowledge_chunks", "episodes", "procedures"]) await db.sql.query(`ANALYZE "${table}"`);
   });
   afterAll(() => db.close());
 
@@ -53,12 +58,12 @@ describe.runIf(databaseMode === "pglite")("a turn's memory searches", () => {
     const stores = createMemoryStores({ prisma: db.prisma, vectors: vectorStore(db, mode, DIMENSIONS), embedder });
     const query = {
       agentId, userId: null, conversationId, text: "what did we say?", semanticTopK: 5, knowledgeRetrieval: "vector" as const, episodicTopK: 3, procedureThreshold: 0.8,
-      presence: { knowledge: true, episodes: true, procedures: [] },
+      presence: { knowledge: true, episodes: true, procedures },
     };
     return retrieveMemory(stores, query, performance.now());
   };
 
-  it("share one statement and find what each finds alone, an episode's time included", async () => {
+  it("share one statement and find what each finds alone: an episode's time, the newest of equally close procedures", async () => {
     const truth = await recall("exact");
     statements.length = 0;
     const { retrieved } = await recall("pgvector");
@@ -73,6 +78,8 @@ describe.runIf(databaseMode === "pglite")("a turn's memory searches", () => {
     expect(retrieved.knowledge.map((chunk) => chunk.id)).toEqual(truth.retrieved.knowledge.map((chunk) => chunk.id));
     retrieved.knowledge.forEach((chunk, index) => expect(chunk.score).toBeCloseTo(truth.retrieved.knowledge[index]!.score, 5));
     expect(retrieved.knowledge.map((chunk) => chunk.source)).toEqual(Array(5).fill("handbook.md"));
+    expect(retrieved.procedure).toEqual({ id: procedures.find((each) => each.name === "newer")!.id, name: "newer", steps: ["newer step"], score: expect.closeTo(1, 5), matchedBy: "embedding" });
+    expect(truth.retrieved.procedure?.id).toBe(retrieved.procedure?.id);
   });
 
   it("a search asked for alone is its own statement, with the same results", async () => {

@@ -60,7 +60,7 @@ describe("a turn's memory presence, loaded with the turn", () => {
     expect((await ask(people.ann)).episodes).toBe(true);
   });
 
-  it("says whether the agent has knowledge, and lists its approved procedures newest first with their embeddings", async () => {
+  it("says whether the agent has knowledge, and lists its approved procedures newest first, without their embeddings (ranked where they are stored)", async () => {
     const document = await db.prisma.knowledgeDocument.create({ data: { id: randomUUID(), agentId: otherAgentId, name: "d.md", mediaType: "text/markdown", bytes: 1, status: "ready" } });
     await db.prisma.knowledgeChunk.create({ data: { id: randomUUID(), documentId: document.id, agentId: otherAgentId, ordinal: 0, content: "c", embedding: [1, 0] } });
     expect((await ask(people.ann)).knowledge).toBe(false);
@@ -76,8 +76,8 @@ describe("a turn's memory presence, loaded with the turn", () => {
     await procedure("someone else's", "approved", new Date(), otherAgentId);
     const { procedures } = await ask(people.ann);
     expect(procedures).toEqual([
-      { id: expect.any(String), name: "newer", trigger: null, steps: ["newer step"], embedding: [0.6, 0.8] },
-      { id: expect.any(String), name: "older", trigger: "\\bolder\\b", steps: ["older step"], embedding: [0.6, 0.8] },
+      { id: expect.any(String), name: "newer", trigger: null, steps: ["newer step"] },
+      { id: expect.any(String), name: "older", trigger: "\\bolder\\b", steps: ["older step"] },
     ]);
   });
 });
