@@ -58,6 +58,10 @@ export function rankByCosine<Row extends Neighbour>(prisma: Prisma, dimensions: 
  * subtraction SQL would do; a zero vector has no distance, and no score.
  */
 export async function byDistance<Row extends Neighbour>(statement: Promise<unknown[]>): Promise<Row[]> {
-  const rows = (await statement) as (Omit<Row, "score"> & { distance: number | null })[];
-  return rows.map(({ distance, ...row }) => ({ ...row, score: distance === null ? null : 1 - distance }) as unknown as Row);
+  return scored<Row>(await statement);
+}
+
+/** Rows with their distance as rows with their score (see byDistance). */
+export function scored<Row extends Neighbour>(rows: unknown[]): Row[] {
+  return (rows as (Omit<Row, "score"> & { distance: number | null })[]).map(({ distance, ...row }) => ({ ...row, score: distance === null ? null : 1 - distance }) as unknown as Row);
 }

@@ -2,7 +2,7 @@ import type { Database, Prisma } from "@/lib/db/open-database";
 import { empty, join as joinSql, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { log } from "@/lib/log/logger";
 import type { Embedder } from "./embedder";
-import { byDistance, exactNearest } from "./exact-search";
+import { byDistance, exactNearest, scored } from "./exact-search";
 import { chooseSearchMode, VECTOR_TABLES, type VectorTable } from "./vector-indexes";
 
 export class MemoryStartupError extends Error {
@@ -115,7 +115,7 @@ function indexedSearch({ prisma }: VectorDatabase, dimensions: number): (query: 
       sql`(SELECT COALESCE(json_agg(t ORDER BY t."distance"${query.tieBreak ? sql`, ${query.tieBreak}` : empty}), '[]'::json) FROM (${scan(query)}) t) AS ${raw(`"${index}"`)}`,
     );
     const [row] = await prisma.$queryRaw<Record<string, unknown[]>[]>`SELECT ${joinSql(aggregated)}`;
-    return Promise.all(asked.map((_, index) => byDistance(Promise.resolve(row![String(index)]!))));
+    return asked.map((_, index) => scored(row![String(index)]!));
   };
   return (query) =>
     new Promise((resolve, reject) => {
