@@ -21,6 +21,8 @@ interface Keyed {
 
 /** For how many frames a message scrolled to is watched, to give it the focus once it can hold it. */
 const SETTLE_FRAMES = 120;
+/** Frames given to Virtuoso to reach a message it was asked for again before asking once more. */
+const RETAKE_FRAMES = 10;
 /** For how many frames (about a second) after an older page arrives the message being read is held in place: Virtuoso may correct late. */
 const HOLD_FRAMES = 60;
 /** For how many frames after a scroll the message being read is watched for rows moving it (see useHoldReadingPlace). */
@@ -66,6 +68,13 @@ function readingPlace(scroller: HTMLElement | null): { seq: string; offset: numb
     if (box.bottom > top + 1) return { seq: element.dataset.seq!, offset: box.top - top };
   }
   return null;
+}
+
+/** Whether any of `element` is within the scroller's view. */
+function inView(element: HTMLElement, scroller: HTMLElement): boolean {
+  const box = element.getBoundingClientRect();
+  const view = scroller.getBoundingClientRect();
+  return box.bottom > view.top && box.top < view.bottom;
 }
 
 /** How far the message noted is from where it was noted, and where the list is scrolled to; null when the message is not in the page. */
@@ -355,12 +364,23 @@ export function useHistoryScroll<Row extends Keyed>({
       if (!scroller.current?.querySelector(`[data-seq="${seq}"]`)) virtuoso.current?.scrollToIndex({ index, align: "center" });
       let tries = 0;
       let shown = false;
+      let asked = 0;
+      // Virtuoso may still land elsewhere when rows arrive while it places the list (opened at a
+      // link, the newer messages' catch-up): until the reader moves the list, it is taken back.
+      let readerMoved = false;
+      const stopWatching = whenReaderActs(() => (readerMoved = true));
       const settle = () => {
-        const target = scroller.current?.querySelector<HTMLElement>(`[data-seq="${seq}"]`);
+        const element = scroller.current;
+        const target = element?.querySelector<HTMLElement>(`[data-seq="${seq}"]`);
         if (target && !shown) {
           target.scrollIntoView({ block: "center" });
           noteReadingPlace();
           shown = true;
+        } else if (!readerMoved && element && !(target && inView(target, element)) && tries - asked >= RETAKE_FRAMES) {
+          asked = tries;
+          shown = false;
+          const row = rowOfSeq(seq);
+          if (row >= 0) virtuoso.current?.scrollToIndex({ index: row, align: "center" });
         }
         // Until it holds: Virtuoso keeps the list hidden (unfocusable) until it has reached the
         // row it opened at, and may render the row again on its way, the focus going with the old one.
@@ -368,6 +388,7 @@ export function useHistoryScroll<Row extends Keyed>({
         // Nothing older loads before it has settled (see above).
         if (++tries < SETTLE_FRAMES) requestAnimationFrame(settle);
         else {
+          stopWatching();
           positioned.current = true;
           maybeLoadOlder();
         }
