@@ -48,7 +48,7 @@ describe.runIf(databaseMode === "pglite")("a turn's memory searches", () => {
     // Two procedures as close as can be (the newer wins the tie), one far.
     const procedure = (name: string, embedding: number[], updatedAt: Date) => ({ id: randomUUID(), agentId, name, trigger: null, steps: [`${name} step`], status: "approved", embedding, updatedAt });
     await db.prisma.procedure.createMany({ data: [procedure("older", question, endedAt(1)), procedure("newer", question, endedAt(2)), procedure("far", random(), endedAt(3))] });
-    procedures = (await db.prisma.procedure.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true, trigger: true, steps: true } }));
+    procedures = await db.prisma.procedure.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true, trigger: true, steps: true } });
     for (const table of ["knowledge_chunks", "episodes", "procedures"]) await db.sql.query(`ANALYZE "${table}"`);
   });
   afterAll(() => db.close());
