@@ -356,15 +356,21 @@ export function useHistoryScroll<Row extends Keyed>({
    */
   const scrollToMessage = useCallback(
     (seq: number, { focus = true }: { focus?: boolean } = {}): boolean => {
-      const index = rowOfSeq(seq);
-      if (index < 0) return false;
+      if (rowOfSeq(seq) < 0) return false;
       following.current = false;
-      // Virtuoso reaches an index over several frames, and rows added above meanwhile make it
-      // land on whatever row then has that index: a row already in the page is scrolled to at once.
-      if (!scroller.current?.querySelector(`[data-seq="${seq}"]`)) virtuoso.current?.scrollToIndex({ index, align: "center" });
       let tries = 0;
       let shown = false;
       let asked = 0;
+      // Virtuoso reaches an index over several frames, and rows added above meanwhile make it
+      // land on whatever row then has that index: the index is read afresh at each ask.
+      const ask = () => {
+        asked = tries;
+        shown = false;
+        const row = rowOfSeq(seq);
+        if (row >= 0) virtuoso.current?.scrollToIndex({ index: row, align: "center" });
+      };
+      // A row already in the page is scrolled to at once (below).
+      if (!scroller.current?.querySelector(`[data-seq="${seq}"]`)) ask();
       // Virtuoso may still land elsewhere when rows arrive while it places the list (opened at a
       // link, the newer messages' catch-up): until the reader moves the list, it is taken back.
       let readerMoved = false;
@@ -376,12 +382,7 @@ export function useHistoryScroll<Row extends Keyed>({
           target.scrollIntoView({ block: "center" });
           noteReadingPlace();
           shown = true;
-        } else if (!readerMoved && element && !(target && inView(target, element)) && tries - asked >= RETAKE_FRAMES) {
-          asked = tries;
-          shown = false;
-          const row = rowOfSeq(seq);
-          if (row >= 0) virtuoso.current?.scrollToIndex({ index: row, align: "center" });
-        }
+        } else if (!readerMoved && element && !(target && inView(target, element)) && tries - asked >= RETAKE_FRAMES) ask();
         // Until it holds: Virtuoso keeps the list hidden (unfocusable) until it has reached the
         // row it opened at, and may render the row again on its way, the focus going with the old one.
         if (target && focus && document.activeElement === document.body) target.focus({ preventScroll: true });
