@@ -7,6 +7,7 @@ import { stepSourcesOf } from "@/lib/tool-calls/stored-steps";
 import type { AgentProvider } from "@/lib/llm/types";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { capOf, monthlyUsageColumn, type CapState, type MonthlyUsage } from "@/lib/usage/monthly-cap";
+import { rawRows } from "@/lib/db/raw-statements";
 
 export interface TurnAgent {
   id: string;
@@ -137,8 +138,8 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
 }
 
 async function readTurnRow(prisma: Prisma, job: ClaimedDispatch, askId: string): Promise<{ turn: TurnRow | undefined; monthlyUsage: MonthlyUsage | null }> {
-  const [loaded] = await prisma.$queryRaw<{ turn: TurnRow; monthlyUsage: MonthlyUsage | null }[]>`
+  const [loaded] = await rawRows<{ turn: TurnRow; monthlyUsage: MonthlyUsage | null }>(prisma, sql`
     SELECT "chorus_turn_context"(${job.agentId}, ${job.conversationId}, ${askId}, ${job.messageId}, ${job.mode}, ${job.historyLimit}::int) AS "turn",
-           ${monthlyUsageColumn(sql`${job.agentId}`)} AS "monthlyUsage"`;
+           ${monthlyUsageColumn(sql`${job.agentId}`)} AS "monthlyUsage"`);
   return { turn: loaded?.turn, monthlyUsage: loaded?.monthlyUsage ?? null };
 }

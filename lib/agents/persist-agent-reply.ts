@@ -5,6 +5,7 @@ import type { MessageMetadata } from "@/lib/conversations/message-metadata";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 import { insertDispatchUsage } from "@/lib/usage/record-usage";
+import { rawRows } from "@/lib/db/raw-statements";
 
 export interface AgentReply {
   dispatchId: string;
@@ -63,7 +64,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
   const id = randomUUID();
   const now = new Date();
   const usage = usageOf(reply);
-  const [row] = await prisma.$queryRaw<{ seq: number | null; askedByUserId: string | null; participantUserIds: string[]; followUpStatus: string | null }[]>`
+  const [row] = await rawRows<{ seq: number | null; askedByUserId: string | null; participantUserIds: string[]; followUpStatus: string | null }>(prisma, sql`
     WITH finished AS (
       UPDATE "dispatches" SET "status" = ${reply.outcome}::"DispatchStatus", "replyMessageId" = ${id}, "leaseUntil" = NULL,
         "lastError" = ${reply.metadata.error ?? null}, "updatedAt" = now()
@@ -88,7 +89,7 @@ export async function persistAgentReply(prisma: Transaction, reply: AgentReply):
     )
     SELECT (SELECT "seq" FROM inserted) AS "seq", (SELECT "askedByUserId" FROM inserted) AS "askedByUserId",
            ${reply.followUp ? sql`(SELECT "status"::text FROM queued)` : sql`NULL`} AS "followUpStatus",
-           ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = ${reply.conversationId} AND "userId" IS NOT NULL) AS "participantUserIds"`;
+           ARRAY(SELECT "userId" FROM "participants" WHERE "conversationId" = ${reply.conversationId} AND "userId" IS NOT NULL) AS "participantUserIds"`);
   if (!row || row.seq === null) return null;
   const { id: agentId, handle, displayName, color } = reply.agent;
   return {

@@ -13,6 +13,7 @@ import { messageInclude, quoteOf, toMessageDto, type MessageDto, type QuotedMess
 import type { PostMessageInput } from "./message-input";
 import { userMessageMetadata } from "./message-metadata";
 import { parseMentions } from "./parse-mentions";
+import { rawRows } from "@/lib/db/raw-statements";
 
 /** A burst of more than RATE_LIMIT messages is refused; the allowance refills at RATE_LIMIT per RATE_WINDOW_S. */
 export const RATE_LIMIT = 20;
@@ -157,11 +158,11 @@ async function insertMessage(
   const claimed = claim
     ? sql`CASE WHEN cardinality(p."dispatchIds") > 0 THEN (SELECT row_to_json(c) FROM (${claimedDispatches(claim, sql`p."dispatchIds"`)}) c) END`
     : sql`NULL::json`;
-  const [row] = await prisma.$queryRaw<InsertedRow[]>`
+  const [row] = await rawRows<InsertedRow>(prisma, sql`
     SELECT p.*, ${claimed} AS "claimed"
     FROM ${post}(${id}, ${input.conversationId}, ${input.clientId}, ${userId}, ${input.content},
       ${JSON.stringify(metadata)}::jsonb, ${countTokens(input.content)}::int, ${now}::timestamp(3), ${mentions}::text[],
-      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int, ${input.replyToMessageId ?? null}) p`;
+      ${RATE_LIMIT}::float8, ${RATE_REFILL_PER_S}::float8, ${backlog.perConversation}::int, ${backlog.perPerson}::int, ${input.replyToMessageId ?? null}) p`);
 
   if (row?.refused === "saved_panel") return null;
   if (!row?.authorName) throw await refusalFor(prisma, input.conversationId);

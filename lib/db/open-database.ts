@@ -7,6 +7,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { TransactionClient } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { migrate } from "./migrator";
+import { routeRawStatements } from "./raw-statements";
 import { pgliteDriver, postgresDriver, type SqlDriver } from "./sql-driver";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
@@ -38,7 +39,7 @@ export class DatabaseStartupError extends Error {
 export interface OpenOptions {
   /** Apply pending migrations (default true). */
   migrate?: boolean;
-  /** Called with every SQL statement Prisma sends: tests count statements with it. */
+  /** Called with every SQL statement Prisma or raw-statements.ts sends: tests count statements with it. */
   onQuery?: (sql: string) => void;
 }
 
@@ -79,9 +80,11 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: "pglite" }>,
     );
   }
   const prisma = createPrisma(new PrismaPGlite(pglite), options);
+  const driver = pgliteDriver(pglite);
+  routeRawStatements(prisma, { driver, onQuery: options.onQuery });
   return {
     prisma,
-    sql: pgliteDriver(pglite),
+    sql: driver,
     engine: "pglite",
     pglite,
     async close() {
@@ -119,9 +122,11 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     );
   }
   const prisma = createPrisma(new PrismaPg(pool), options);
+  const driver = postgresDriver(pool);
+  routeRawStatements(prisma, { driver, onQuery: options.onQuery });
   return {
     prisma,
-    sql: postgresDriver(pool),
+    sql: driver,
     engine: "postgres",
     async close() {
       await prisma.$disconnect();

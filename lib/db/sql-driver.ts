@@ -2,12 +2,14 @@ import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
 /**
- * The few raw operations the migrator, the health check and exact vector search's scan need, over
- * either engine. Everything else goes through Prisma.
+ * Raw SQL over either engine: for the migrator, the health check, exact vector search's scan and
+ * the statements a turn waits on (raw-statements.ts). Everything else goes through Prisma.
  */
 export interface SqlDriver {
   readonly engine: "pglite" | "postgres";
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs a write; returns how many rows it changed. */
+  execute(sql: string, params?: unknown[]): Promise<number>;
   /**
    * Hands each row to `onRow`; on PostgreSQL as it arrives, none kept: a scan of many rows read
    * once leaves no garbage to outlive it.
@@ -28,6 +30,9 @@ export function pgliteDriver(db: PGlite): SqlDriver {
     engine: "pglite",
     async query<Row>(sql: string, params: unknown[] = []) {
       return (await db.query<Row>(sql, params)).rows;
+    },
+    async execute(sql: string, params: unknown[] = []) {
+      return (await db.query(sql, params)).affectedRows ?? 0;
     },
     async forEachRow<Row>(sql: string, params: unknown[], onRow: (row: Row) => void) {
       for (const row of (await db.query<Row>(sql, params)).rows) onRow(row);
@@ -51,6 +56,9 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
     engine: "postgres",
     async query<Row>(sql: string, params: unknown[] = []) {
       return (await pool.query(sql, params)).rows as Row[];
+    },
+    async execute(sql: string, params: unknown[] = []) {
+      return (await pool.query(sql, params)).rowCount ?? 0;
     },
     async forEachRow<Row>(sql: string, params: unknown[], onRow: (row: Row) => void) {
       const client = await pool.connect();

@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import { sql, type Sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { nodeName, pendingRunningTable } from "@/lib/jobs/job-table";
 import { monthlyUsageColumn, type MonthlyUsage } from "@/lib/usage/monthly-cap";
+import { rawRows } from "@/lib/db/raw-statements";
 
 export interface ClaimedDispatch {
   id: string;
@@ -69,7 +70,7 @@ export async function claimNextDispatch(
   prisma: Prisma,
   { leaseMs, among, providerLimit = 0, sharedDatabase = false }: { leaseMs: number; among?: string[]; providerLimit?: number; sharedDatabase?: boolean },
 ): Promise<ClaimedDispatch | null> {
-  const [row] = await prisma.$queryRaw<ClaimedDispatch[]>`${claimedDispatches({ leaseMs, providerLimit, sharedDatabase }, sql`${among ?? null}::text[]`)}`;
+  const [row] = await rawRows<ClaimedDispatch>(prisma, claimedDispatches({ leaseMs, providerLimit, sharedDatabase }, sql`${among ?? null}::text[]`));
   return row ?? null;
 }
 

@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
+import { driverValue } from "@/lib/db/raw-statements";
 import { empty, raw, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { candidateFilter, CODES_HEADER } from "./embedding-codes";
 import type { NearestQuery, Neighbour, VectorDatabase } from "./vector-store";
@@ -29,11 +30,6 @@ export async function exactNearest<Row extends Neighbour>({ prisma, sql: driver 
   const ranked = await rankByCosine<Row>(prisma, dimensions, query, ids);
   // A candidate deleted between the two statements: rank every row instead (rare, and right).
   return ranked.length < query.k ? rankByCosine<Row>(prisma, dimensions, query) : ranked;
-}
-
-/** A value of the filter as Prisma would send it: dates as UTC, as Prisma stores them. */
-function driverValue(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : value;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/db/open-database";
 import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { MemoryQuery } from "./retrieve-memory";
 import type { VectorStore } from "./vector-store";
+import { rawRows } from "@/lib/db/raw-statements";
 
 /**
  * Reciprocal rank fusion's constant: a chunk's fused score is Σ 1/(RRF_K + rank) over the
@@ -96,10 +97,10 @@ export async function searchKnowledge({ prisma, vectors }: { prisma: Prisma; vec
  */
 export async function textRanking(prisma: Prisma, agentId: string, words: string[], depth: number): Promise<ChunkRow[]> {
   if (words.length === 0) return [];
-  return prisma.$queryRaw<ChunkRow[]>`
+  return rawRows<ChunkRow>(prisma, sql`
     SELECT t."id", ${columns}
     FROM "chorus_knowledge_text_search"(${agentId}, ${words}::text[], ${depth}::int, ${COMMON_FRACTION}::real, ${COMMON_CHUNKS}::real) WITH ORDINALITY AS r("id", "rank")
     JOIN "knowledge_chunks" t ON t."id" = r."id"
     ${documentJoin}
-    ORDER BY r."rank"`;
+    ORDER BY r."rank"`);
 }

@@ -4,6 +4,7 @@ import { log } from "@/lib/log/logger";
 import type { Embedder } from "./embedder";
 import { byDistance, exactNearest, scored } from "./exact-search";
 import { chooseSearchMode, VECTOR_TABLES, type VectorTable } from "./vector-indexes";
+import { rawRows } from "@/lib/db/raw-statements";
 
 export class MemoryStartupError extends Error {
   constructor(message: string) {
@@ -109,12 +110,12 @@ function indexedSearch({ prisma }: VectorDatabase, dimensions: number): (query: 
   };
   let batch: { query: NearestQuery; resolve: (rows: Neighbour[]) => void; reject: (error: unknown) => void }[] = [];
   const run = async (asked: typeof batch) => {
-    if (asked.length === 1) return [await byDistance(prisma.$queryRaw`${scan(asked[0]!.query)}`)];
+    if (asked.length === 1) return [await byDistance(rawRows(prisma, scan(asked[0]!.query)))];
     // Each scan's rows as JSON, ordered as the scan ordered them (the alias t is the scan's rows here).
     const aggregated = asked.map(({ query }, index) =>
       sql`(SELECT COALESCE(json_agg(t ORDER BY t."distance"${query.tieBreak ? sql`, ${query.tieBreak}` : empty}), '[]'::json) FROM (${scan(query)}) t) AS ${raw(`"${index}"`)}`,
     );
-    const [row] = await prisma.$queryRaw<Record<string, unknown[]>[]>`SELECT ${joinSql(aggregated)}`;
+    const [row] = await rawRows<Record<string, unknown[]>>(prisma, sql`SELECT ${joinSql(aggregated)}`);
     return asked.map((_, index) => scored(row![String(index)]!));
   };
   return (query) =>

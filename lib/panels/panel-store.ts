@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db/open-database";
+import { rawRows } from "@/lib/db/raw-statements";
 import { empty, sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Fence } from "@/lib/jobs/job-table";
 import { insertPanelUsage, type TurnUsage } from "@/lib/usage/record-usage";
@@ -45,12 +46,12 @@ export async function loadPanelState(prisma: Prisma, panelId: string): Promise<P
 
 /** Every write below happens only while the coordinator's attempt holds the panel (`fence`); each says whether it did. */
 export async function recordTurnStart(prisma: Prisma, fence: Fence, turn: { id: string; panelId: string; agentId: string; round: number }): Promise<{ recorded: boolean; monthlyCap: CapState | null }> {
-  const [row] = await prisma.$queryRaw<{ recorded: boolean; monthlyUsage: MonthlyUsage | null }[]>`
+  const [row] = await rawRows<{ recorded: boolean; monthlyUsage: MonthlyUsage | null }>(prisma, sql`
     WITH started AS (
       INSERT INTO "panel_turns" ("id", "panelId", "agentId", "round") SELECT ${turn.id}, ${turn.panelId}, ${turn.agentId}, ${turn.round} WHERE ${fence.holds}
       RETURNING 1
     )
-    SELECT EXISTS (SELECT 1 FROM started) AS "recorded", ${monthlyUsageColumn(sql`${turn.agentId}`)} AS "monthlyUsage"`;
+    SELECT EXISTS (SELECT 1 FROM started) AS "recorded", ${monthlyUsageColumn(sql`${turn.agentId}`)} AS "monthlyUsage"`);
   return { recorded: row?.recorded === true, monthlyCap: capOf(row?.monthlyUsage ?? null) };
 }
 
@@ -64,7 +65,7 @@ export async function recordTurnEnd(
   end: { turnId: string; panelId: string; agentId: string; status: "answered" | "voted" | "restarted" | "failed"; tokens: number; usage?: TurnUsage; error?: string; answer?: AnswerRecord; vote?: VoteRecord },
 ): Promise<boolean> {
   const { answer, vote, usage } = end;
-  const [row] = await prisma.$queryRaw<{ held: boolean }[]>`
+  const [row] = await rawRows<{ held: boolean }>(prisma, sql`
     WITH held AS (SELECT 1 WHERE ${fence.holds}), ended AS (
       UPDATE "panel_turns" SET "status" = ${end.status}, "tokens" = ${end.tokens}, "error" = ${end.error ?? null}, "endedAt" = now()
       WHERE "id" = ${end.turnId} AND EXISTS (SELECT 1 FROM held)
@@ -77,7 +78,7 @@ export async function recordTurnEnd(
       INSERT INTO "panel_votes" ("id", "panelId", "voterAgentId", "answerId", "reason", "turnId", "createdAt")
       SELECT ${vote.id}, ${end.panelId}, ${vote.voterAgentId}, ${vote.answerId}, ${vote.reason}, ${end.turnId}, ${vote.createdAt} FROM held
     )` : empty}
-    SELECT EXISTS (SELECT 1 FROM held) AS "held"`;
+    SELECT EXISTS (SELECT 1 FROM held) AS "held"`);
   return row?.held === true;
 }
 
