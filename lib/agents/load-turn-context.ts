@@ -73,14 +73,27 @@ export interface TurnRow {
   participantUserIds: string[];
   forkDepth: number;
   memory: MemoryPresence;
-  window: (Omit<ConversationMessage, "tokens" | "attachments"> & {
-    tokenCount: number | null;
-    tokenEncoding: string | null;
-    authorUserId: string | null;
-    authorName: string | null;
-    attachments: Omit<MessageAttachment, "image">[] | null;
-    steps: Parameters<typeof stepSourcesOf>[0] | null;
-  })[];
+  /** The window's messages as columns, in the window's order (chorus_turn_window); null when it is empty. */
+  window: { [Field in keyof WindowMessage]: WindowMessage[Field][] } | null;
+}
+
+/** A message of the window as the database reads it. */
+type WindowMessage = Required<Pick<ConversationMessage, "id" | "seq" | "role" | "content" | "authorAgentId" | "authorHandle">> & {
+  kind: ConversationMessage["kind"] | null;
+  toolName: string | null;
+  tokenCount: number | null;
+  tokenEncoding: string | null;
+  authorUserId: string | null;
+  authorName: string | null;
+  attachments: Omit<MessageAttachment, "image">[] | null;
+  steps: Parameters<typeof stepSourcesOf>[0] | null;
+};
+
+/** The window's messages from its columns. */
+function windowMessages(columns: TurnRow["window"]): WindowMessage[] {
+  if (!columns) return [];
+  const fields = Object.keys(columns) as (keyof WindowMessage)[];
+  return columns.id.map((_, index) => Object.fromEntries(fields.map((field) => [field, columns[field][index]])) as WindowMessage);
 }
 
 /**
@@ -104,9 +117,10 @@ export async function loadTurnContext(prisma: Prisma, job: ClaimedDispatch): Pro
   // A claimed turn was loaded, with its agent's monthly usage, by its claim's statement (lib/dispatch/claim-dispatch.ts).
   const { turn: row, monthlyUsage } = job.turn && job.monthlyUsage !== undefined ? { turn: job.turn, monthlyUsage: job.monthlyUsage } : await readTurnRow(prisma, job, askId);
   if (!row?.agent) throw new Error(`agent ${job.agentId} of dispatch ${job.id} no longer exists`);
-  const askedBy = row.window.at(-1)?.authorUserId ?? null;
-  const askedByName = row.window.at(-1)?.authorName ?? null;
-  const window = row.window.map(({ tokenCount, tokenEncoding, kind, toolName, id, seq, role, content, authorAgentId, authorHandle, attachments, steps }): ConversationMessage => ({
+  const messages = windowMessages(row.window);
+  const askedBy = messages.at(-1)?.authorUserId ?? null;
+  const askedByName = messages.at(-1)?.authorName ?? null;
+  const window = messages.map(({ tokenCount, tokenEncoding, kind, toolName, id, seq, role, content, authorAgentId, authorHandle, attachments, steps }): ConversationMessage => ({
     id,
     seq,
     role,
