@@ -41,6 +41,8 @@ export interface PreparedTurn extends TurnContext {
    * Rejects, and aborts the turn, when refused.
    */
   snapshotSaved(): Promise<void>;
+  /** Whether that first write has not begun yet. */
+  snapshotPending(): boolean;
 }
 
 export interface PrepareDeps {
@@ -118,5 +120,6 @@ export async function prepareTurn(
     saving.catch(() => undefined);
     return saving;
   };
-  return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot), sources: replySources(assembly.snapshot, retrieved.knowledge), snapshotSaved };
+  const snapshotPending = () => saving === null;
+  return { ...turn, assembly, provider, handoffs, route, settings, tools, contextReport: describeContext(assembly.snapshot), sources: replySources(assembly.snapshot, retrieved.knowledge), snapshotSaved, snapshotPending };
 }

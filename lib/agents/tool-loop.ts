@@ -88,6 +88,8 @@ export class ToolLoop {
   private steps: StepMessage[] = [];
   private records: StepRecord[] = [];
   private calls: CallRecord[] = [];
+  /** How many calls and steps the snapshot's last write held (both only grow). */
+  private snapshotHolds: { calls: number; steps: number } | null = null;
   private stepCount = 0;
   private turnStartedAt = new Date().toISOString();
   private readonly tools: Map<string, TurnTool>;
@@ -119,7 +121,7 @@ export class ToolLoop {
     this.stepCount = stored.calls.length;
     this.turnStartedAt = stored.turnStartedAt ?? this.turnStartedAt;
     if (stored.open) {
-      await prepared.snapshotSaved();
+      await this.snapshotBegun();
       await this.resolve(stored.open.calls);
     }
     const { maxToolSteps } = prepared.settings;
@@ -182,7 +184,7 @@ export class ToolLoop {
         answering = true;
         this.deps.enter("reading the model's answer");
         // The call is out and answering, its first piece already sent on: the snapshot's write no longer delays either.
-        void prepared.snapshotSaved().catch(() => undefined);
+        void this.snapshotBegun().catch(() => undefined);
       }
     }
     return { text: this.text, toolCalls };
@@ -204,7 +206,7 @@ export class ToolLoop {
    * is stored with its results in one transaction.
    */
   private async takeStep(content: string, asked: { id: string; name: string; arguments: string }[], usedTokens: number): Promise<void> {
-    await this.turn.prepared.snapshotSaved();
+    await this.snapshotBegun();
     const calls = asked.map((call): StepCallMetadata => {
       const tool = this.tools.get(call.name);
       const askFirst = tool?.askFirst === true && checkToolArguments(tool, call.arguments).ok;
@@ -337,12 +339,31 @@ export class ToolLoop {
   }
 
   /** The snapshot with this turn's steps and calls so far (the inspector reads it while the turn waits). */
-  private async saveSnapshot(): Promise<void> {
+  /** The snapshot with the turn's calls and steps so far: how many of each it now holds. */
+  private snapshotNow(): { calls: number; steps: number } {
     const { snapshot } = this.turn.prepared.assembly;
-    // After the first write: both are this attempt's, and the later must win.
-    await this.turn.prepared.snapshotSaved();
     if (this.records.length > 0) snapshot.steps = this.records;
     snapshot.calls = this.calls;
-    if (!(await saveSnapshot(this.deps.prisma, snapshot, this.fence))) this.turn.lease.refused("its context snapshot was refused");
+    return { calls: this.calls.length, steps: this.records.length };
+  }
+
+  /** The snapshot's first write (prepareTurn's), holding the calls and steps so far when it begins now. */
+  private snapshotBegun(): Promise<void> {
+    const { prepared } = this.turn;
+    if (prepared.snapshotPending()) this.snapshotHolds = this.snapshotNow();
+    return prepared.snapshotSaved();
+  }
+
+  /**
+   * The snapshot as the turn ends or waits, written again only when it has calls or steps the last
+   * write did not hold: an answer without tool steps (or a handoff) writes it once.
+   */
+  private async saveSnapshot(): Promise<void> {
+    // After the first write: both are this attempt's, and the later must win.
+    await this.snapshotBegun();
+    const now = this.snapshotNow();
+    if (this.snapshotHolds?.calls === now.calls && this.snapshotHolds.steps === now.steps) return;
+    this.snapshotHolds = now;
+    if (!(await saveSnapshot(this.deps.prisma, this.turn.prepared.assembly.snapshot, this.fence))) this.turn.lease.refused("its context snapshot was refused");
   }
 }

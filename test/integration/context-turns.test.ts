@@ -24,10 +24,11 @@ describe("agent turns and their context", () => {
   let adminCarol: TestUser;
   let projectId: string;
   let socket: ClientSocket;
+  const statements: string[] = [];
 
   beforeAll(async () => {
     fake = await FakeOpenAI.start();
-    app = await TestApp.start({ env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL } });
+    app = await TestApp.start({ env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL }, onQuery: (statement) => statements.push(statement) });
     projectId = (await createProjectWithChannel(app.prisma)).project.id;
     debugAnn = await app.signUp("Ann");
     memberBob = await app.signUp("Bob");
@@ -79,7 +80,10 @@ describe("agent turns and their context", () => {
     const { agent, conversationId } = await room({ maxWorkingMemoryTokens: 8000 });
     await send(conversationId, "just chatting, no mention");
     fake.reply({ content: "Hello there." });
+    statements.length = 0;
     const { question, reply } = await ask(conversationId, `@${agent.handle} hello`);
+    // Written once, while the answer streamed: an answer without tool steps adds nothing to it after.
+    expect(statements.filter((statement) => statement.includes(`INSERT INTO "context_snapshots"`))).toHaveLength(1);
 
     const { status, body } = await contextOf(reply.metadata.dispatchId!, debugAnn);
     expect(status).toBe(200);
@@ -88,6 +92,8 @@ describe("agent turns and their context", () => {
     expect(snapshot.messages).toEqual(fake.requests.at(-1)!.messages);
     expect(snapshot.messages.at(-2)).toEqual({ role: "user", content: "just chatting, no mention", name: expect.stringMatching(/^ann/) });
     expect(snapshot.budget.usedTokens).toBe(countPrompt(snapshot.messages, counterFor("gpt-4o-mini")));
+    // The one model call.
+    expect(snapshot.calls).toEqual([{ usedTokens: snapshot.budget.usedTokens }]);
     expect(snapshot.sections.map((section) => section.kind)).toEqual(["system", "procedure", "knowledge", "episodes", "summary", "history", "current"]);
     expect(Object.keys(snapshot.retrieval)).toEqual(["episodic", "semantic", "procedural"]);
 
