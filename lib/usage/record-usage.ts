@@ -11,22 +11,31 @@ export interface TurnUsage {
 
 const columns = sql`"id", "projectId", "kind", "turnId", "agentId", "userId", "conversationId", "provider", "model", "inputTokens", "outputTokens", "createdAt"`;
 
-const counts = (usage: TurnUsage) =>
-  sql`${usage.provider}, ${usage.model}, ${Math.max(0, Math.round(usage.inputTokens))}, ${Math.max(0, Math.round(usage.outputTokens))}, ${new Date()}`;
+/** Tokens as a usage row counts them: whole, never negative. */
+const whole = (tokens: number) => Math.max(0, Math.round(tokens));
+
+const counts = (usage: TurnUsage) => sql`${usage.provider}, ${usage.model}, ${whole(usage.inputTokens)}, ${whole(usage.outputTokens)}, ${new Date()}`;
 
 /**
- * A dispatch's usage row, as a statement of its own or a CTE of the statement that stores its
- * reply; `when` is that statement's fence (e.g. the reply was inserted). The asker is the author
- * of the message the turn answers (after a handoff, the person's, not the handoff message's).
+ * A dispatch's usage row's arguments of chorus_dispatch_usage_row (migration 20261204020000)
+ * after the dispatch's id: a new row's id, the provider, the model and the tokens, or NULLs when
+ * nothing was reported.
+ */
+export function dispatchUsageArguments(usage: TurnUsage | null): Sql {
+  if (!usage) return sql`NULL::text, NULL::text, NULL::text, NULL::int, NULL::int`;
+  return sql`${randomUUID()}, ${usage.provider}, ${usage.model}, ${whole(usage.inputTokens)}::int, ${whole(usage.outputTokens)}::int`;
+}
+
+/**
+ * A dispatch's usage row, as a CTE of the statement that stores its reply; `when` is that
+ * statement's fence (e.g. the reply was inserted). The asker is the author of the message the
+ * turn answers (after a handoff, the person's, not the handoff message's): chorus_dispatch_usage_row.
  * A second write for the same dispatch counts nothing.
  */
 export function insertDispatchUsage(dispatchId: string, usage: TurnUsage, when: Sql): Sql {
   return sql`INSERT INTO "usage_records" (${columns})
-    SELECT ${randomUUID()}, c."projectId", 'turn', d."id", d."agentId", asker."authorUserId", d."conversationId", ${counts(usage)}
-    FROM "dispatches" d
-    JOIN "conversations" c ON c."id" = d."conversationId"
-    LEFT JOIN "messages" asker ON asker."id" = COALESCE(d."askMessageId", d."messageId")
-    WHERE d."id" = ${dispatchId} AND ${when}
+    SELECT * FROM "chorus_dispatch_usage_row"(${dispatchId}, ${dispatchUsageArguments(usage)}, ${new Date()}::timestamp(3))
+    WHERE ${when}
     ON CONFLICT ("kind", "turnId") DO NOTHING`;
 }
 
