@@ -338,8 +338,7 @@ export class ToolLoop {
     }
   }
 
-  /** The snapshot with this turn's steps and calls so far (the inspector reads it while the turn waits). */
-  /** The snapshot with the turn's calls and steps so far: how many of each it now holds. */
+  /** The snapshot with the turn's calls and steps so far (the inspector reads it while the turn waits): how many of each it now holds. */
   private snapshotNow(): { calls: number; steps: number } {
     const { snapshot } = this.turn.prepared.assembly;
     if (this.records.length > 0) snapshot.steps = this.records;
