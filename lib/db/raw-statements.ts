@@ -4,10 +4,11 @@ import type { SqlDriver } from "./sql-driver";
 
 /**
  * The raw statements a turn waits on (posting with its claim, claiming and loading a turn, a
- * turn's searches, its snapshot and its reply) go straight to the database's driver when they
- * are not part of a transaction: Prisma's raw-query path costs about 0.6 ms of JavaScript per
- * statement over the driver's own on the embedded database, and more after an idle moment
- * (README, Performance). Inside `prisma.$transaction` they go through the transaction's client.
+ * turn's searches, its snapshot and its reply, a panel turn's start and end) go straight to the
+ * database's driver when they are not part of a transaction: Prisma's raw-query path costs about
+ * 0.6 ms of JavaScript per statement over the driver's own on the embedded database, and more
+ * after an idle moment (README, Performance). Inside `prisma.$transaction` they go through the
+ * transaction's client.
  *
  * Only for statements whose columns are text, int4, float8, booleans, enums, timestamptz, JSON
  * or arrays of those: both drivers parse these as Prisma does. Timestamps without a time zone,
