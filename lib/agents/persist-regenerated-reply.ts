@@ -3,7 +3,6 @@ import { countTokens, encodingFor } from "@/lib/llm/token-counter";
 import { lockMessage, nextChangeSeq, readMessage } from "@/lib/messages/changed-message";
 import { addVersion } from "@/lib/messages/message-versions";
 import type { Published } from "./append-message";
-import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { insertDispatchUsage } from "@/lib/usage/record-usage";
 import { usageOf, type AgentReply } from "./persist-agent-reply";
 
@@ -22,7 +21,7 @@ export async function persistRegeneratedReply(prisma: Prisma, reply: AgentReply,
     if (finished.count === 0) return null;
     // Spent even when the reply was deleted meanwhile.
     const usage = usageOf(reply);
-    if (usage) await tx.$executeRaw(insertDispatchUsage(reply.dispatchId, usage, sql`TRUE`));
+    if (usage) await tx.$executeRaw(insertDispatchUsage(reply.dispatchId, usage));
     const locked = await lockMessage(tx, { messageId: replyMessageId, userId: null });
     // Stopped before it started, or its reply was deleted: nothing to add.
     if (locked.deletedAt || reply.attempt === "queued") return { message: await readMessage(tx, replyMessageId), participantUserIds: [], updated: true };

@@ -27,19 +27,22 @@ export function dispatchUsageArguments(usage: TurnUsage | null): Sql {
 }
 
 /**
- * A dispatch's usage row, as a CTE of the statement that stores its reply; `when` is that
- * statement's fence (e.g. the reply was inserted). The asker is the author of the message the
- * turn answers (after a handoff, the person's, not the handoff message's): chorus_dispatch_usage_row.
- * A second write for the same dispatch counts nothing.
+ * A dispatch's usage row as a statement of its own, inside the transaction that stores its reply
+ * (a regenerated one; chorus_persist_agent_reply writes a new reply's). The asker is the author
+ * of the message the turn answers (after a handoff, the person's, not the handoff message's):
+ * chorus_dispatch_usage_row. A second write for the same dispatch counts nothing.
  */
-export function insertDispatchUsage(dispatchId: string, usage: TurnUsage, when: Sql): Sql {
+export function insertDispatchUsage(dispatchId: string, usage: TurnUsage): Sql {
   return sql`INSERT INTO "usage_records" (${columns})
     SELECT * FROM "chorus_dispatch_usage_row"(${dispatchId}, ${dispatchUsageArguments(usage)}, ${new Date()}::timestamp(3))
-    WHERE ${when}
     ON CONFLICT ("kind", "turnId") DO NOTHING`;
 }
 
-/** A panel turn's usage row, as insertDispatchUsage; the asker is the author of the panel's question. */
+/**
+ * A panel turn's usage row, as a CTE of the statement that ends the turn; `when` is that
+ * statement's fence. The asker is the author of the panel's question. A second write for the same
+ * turn counts nothing.
+ */
 export function insertPanelUsage(turn: { panelId: string; turnId: string; agentId: string }, usage: TurnUsage, when: Sql): Sql {
   return sql`INSERT INTO "usage_records" (${columns})
     SELECT ${randomUUID()}, c."projectId", 'panel', ${turn.turnId}, ${turn.agentId}, question."authorUserId", p."conversationId", ${counts(usage)}

@@ -8,7 +8,6 @@ import type { SessionUser } from "@/lib/auth/session-user";
 import { createChannel } from "@/lib/conversations/create-channel";
 import type { MessageDto } from "@/lib/conversations/message-dto";
 import type { MessageMetadata } from "@/lib/conversations/message-metadata";
-import { sql } from "@/lib/generated/prisma/internal/prismaNamespace";
 import type { Ack } from "@/lib/realtime/events";
 import { startAgents } from "@/lib/runtime/runtime";
 import { agentMonthlyCap, capReachedText, projectMonthlyCaps } from "@/lib/usage/monthly-cap";
@@ -149,7 +148,7 @@ describe("usage", () => {
     fake.reply({ content: "Counted once." });
     const { dispatch, metadata } = await replyTo(await ask(ann, "@toby once?"));
     const before = await readUsage(app.prisma, { actor: admin, filters: { groupBy: "agent" } });
-    await app.prisma.$executeRaw(insertDispatchUsage(dispatch.id, { provider: "openai", model: "gpt-4o-mini", inputTokens: 999, outputTokens: 999 }, sql`TRUE`));
+    await app.prisma.$executeRaw(insertDispatchUsage(dispatch.id, { provider: "openai", model: "gpt-4o-mini", inputTokens: 999, outputTokens: 999 }));
     const late = await persistAgentReply(app.prisma, {
       dispatchId: dispatch.id,
       attempt: dispatch.attempt,
